@@ -1,0 +1,28 @@
+import Dispatch
+
+// Exercise 5.2 — run a piece of work several times and find out when all of it is done.
+//
+// `work` starts one piece of work and calls its argument back when that piece is done — maybe
+// before it returns, maybe later, maybe from another thread. `completion` must run exactly once,
+// on `queue`, after every callback has been made.
+//
+// This is the book's "very, very bad code", translated.
+
+/// Calls `work` `times` times and runs `completion` on `queue` once every call has called back.
+public func performAll(
+    times: Int,
+    work: @escaping (@escaping () -> Void) -> Void,
+    queue: DispatchQueue,
+    completion: @escaping () -> Void
+) {
+    var count = 0
+    for _ in 0..<times {
+        count += 1  // one more operation
+        work {
+            count -= 1  // one operation is done
+            if count == 0 {  // all done?
+                queue.async(execute: completion)
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Dispatch
+
+/// A one-shot gate that opens when `count` calls to `countDown()` have been made.
+///
+/// Built on a `DispatchGroup` that is entered once and left when the count reaches zero. Unlike a
+/// semaphore, whose every `signal()` lets exactly one `wait()` through, an empty group lets
+/// *every* waiter through, now and later — which is what a latch promises.
+public final class CountDownLatch {
+    private let queue = DispatchQueue(label: "workbook.countdownlatch")
+    private let gate = DispatchGroup()
+    private var remaining: Int
+
+    public init(count: Int) {
+        remaining = max(count, 0)
+        if remaining > 0 { gate.enter() }
+    }
+
+    /// Lowers the count by one; opens the latch when it reaches zero. Does nothing at zero.
+    public func countDown() {
+        let opens = queue.sync { () -> Bool in
+            guard remaining > 0 else { return false }
+            remaining -= 1
+            return remaining == 0
+        }
+        // Exactly one caller sees the count reach zero, so `leave()` balances `enter()` once.
+        if opens { gate.leave() }
+    }
+
+    /// How many `countDown()` calls are still needed.
+    public var count: Int { queue.sync { remaining } }
+
+    /// Blocks until the latch is open or the timeout passes.
+    public func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
+        gate.wait(timeout: timeout)
+    }
+
+    /// Runs `execute` on `queue` once the latch is open (right away if it already is).
+    public func notify(queue: DispatchQueue, execute: @escaping () -> Void) {
+        gate.notify(queue: queue, execute: execute)
+    }
+}

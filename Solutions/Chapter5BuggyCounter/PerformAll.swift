@@ -1,0 +1,19 @@
+import Dispatch
+
+/// Calls `work` `times` times and runs `completion` on `queue` once every call has called back.
+public func performAll(
+    times: Int,
+    work: @escaping (@escaping () -> Void) -> Void,
+    queue: DispatchQueue,
+    completion: @escaping () -> Void
+) {
+    let group = DispatchGroup()
+    for _ in 0..<times {
+        // Enter *before* starting the work: the group must count a piece of work before that
+        // piece can possibly finish, or a synchronous callback would empty the group early.
+        group.enter()
+        work { group.leave() }
+    }
+    // `notify` waits for the group to be empty — now, or after the last `leave()`.
+    group.notify(queue: queue, execute: completion)
+}

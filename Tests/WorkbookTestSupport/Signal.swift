@@ -1,0 +1,36 @@
+import Dispatch
+import Testing
+
+/// A one-shot event a test can wait for, with a bound.
+///
+/// ```swift
+/// let finished = Signal()
+/// performAll(times: 3, work: work, queue: queue) { finished.fire() }
+/// finished.wait("completion was not called within 2 s of the last callback")
+/// ```
+public final class Signal: Sendable {
+    private let semaphore = DispatchSemaphore(value: 0)
+
+    public init() {}
+
+    /// Marks the event as happened. Call it once per expected event.
+    public func fire() { semaphore.signal() }
+
+    /// Waits up to `seconds` for one ``fire()``; on timeout records a deadlock-kind failure that
+    /// says `what` did not happen, and returns `false`.
+    @discardableResult
+    public func wait(
+        _ what: String, seconds: Double = 2,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Bool {
+        if semaphore.wait(timeout: .now() + seconds) == .success { return true }
+        recordTimeout(what, sourceLocation: sourceLocation)
+        return false
+    }
+
+    /// Waits up to `seconds` and tells whether the event happened, recording nothing.
+    /// Use it to check that something did *not* happen (yet).
+    public func happens(within seconds: Double) -> Bool {
+        semaphore.wait(timeout: .now() + seconds) == .success
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// Runs `body` on several new threads that all start at the same moment.
+///
+/// A data race is reported only when the racing accesses really overlap in that run. Work sent to
+/// GCD from a test often runs one block after another and hides the race; threads that each wait at
+/// a start gate until all of them have arrived overlap every time. Each thread calls `body`
+/// `iterations` times with its thread index and the iteration number.
+///
+/// Returns `false`, after recording a deadlock-kind failure naming `what`, if the threads do not all
+/// finish within `seconds` — learner code that blocks forever turns into a clear failure instead
+/// of a hung test run.
+@discardableResult
+public func runConcurrently(
+    threads: Int = 4,
+    iterations: Int = 1_000,
+    _ what: String,
+    seconds: Double = 5,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping @Sendable (_ thread: Int, _ iteration: Int) -> Void
+) -> Bool {
+    let arrived = DispatchSemaphore(value: 0)
+    let go = DispatchSemaphore(value: 0)
+    let finished = DispatchSemaphore(value: 0)
+
+    for index in 0..<threads {
+        let thread = Thread {
+            arrived.signal()
+            go.wait()
+            for iteration in 0..<iterations { body(index, iteration) }
+            finished.signal()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+    // The gate: nobody starts until every thread is ready to.
+    for _ in 0..<threads { arrived.wait() }
+    for _ in 0..<threads { go.signal() }
+
+    let deadline = DispatchTime.now() + seconds
+    for _ in 0..<threads where finished.wait(timeout: deadline) == .timedOut {
+        recordTimeout(
+            "\(what) — the \(threads) test threads did not all finish within \(formatSeconds(seconds)); "
+                + "something they call blocks (a wait nobody signals, or `sync` onto the queue already running).",
+            sourceLocation: sourceLocation)
+        return false
+    }
+    return true
+}
+
+/// Starts `body` on a new thread and returns at once.
+public func startThread(_ body: @escaping @Sendable () -> Void) {
+    let thread = Thread(block: body)
+    thread.stackSize = 1 << 20
+    thread.start()
+}
+
+func formatSeconds(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A thread-safe record of what happened, for assertions after the fact.
+///
+/// Uses `NSLock`, which the Thread Sanitizer understands on every platform, so the test's own
+/// bookkeeping never shows up in a report about the learner's code.
+public final class Tally<Element>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Element] = []
+
+    public init() {}
+
+    public func append(_ item: Element) {
+        lock.lock(); defer { lock.unlock() }
+        items.append(item)
+    }
+
+    public var all: [Element] {
+        lock.lock(); defer { lock.unlock() }
+        return items
+    }
+
+    public var count: Int { all.count }
+}
+
+/// Counts how many callers are inside a region at once, and the most there ever were.
+public final class ConcurrencyMeter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = 0
+    private var peak = 0
+
+    public init() {}
+
+    public func enter() {
+        lock.lock(); defer { lock.unlock() }
+        current += 1
+        peak = max(peak, current)
+    }
+
+    public func leave() {
+        lock.lock(); defer { lock.unlock() }
+        current -= 1
+    }
+
+    /// The largest number of callers that were inside at the same time.
+    public var maximum: Int {
+        lock.lock(); defer { lock.unlock() }
+        return peak
+    }
+}
