@@ -19,8 +19,8 @@ let chapters = [
 
 let environment = ProcessInfo.processInfo.environment
 let sourceRoot = environment["WORKBOOK_SOURCES"] == "solutions" ? "Solutions" : "Exercises"
-let only: Set<String>? = environment["WORKBOOK_ONLY"].map { list in
-    Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+let only: Set<String>? = environment["WORKBOOK_ONLY"].flatMap { list in
+    list.isEmpty ? nil : Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
 }
 let selectedChapters = chapters.filter { name in
     guard FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(sourceRoot)/\(name)") else { return false }

@@ -1,0 +1,244 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How a child process ended.
+public enum Termination: Sendable, Equatable {
+    /// It exited with this status.
+    case exited(Int32)
+    /// It was ended by this signal (a trap is SIGILL or SIGTRAP, a crash SIGSEGV or SIGBUS).
+    case signaled(Int32)
+    /// The watchdog killed it after this many seconds.
+    case timedOut(seconds: Double)
+
+    /// A plain description: "exit 1", "signal 4 (SIGILL)", "killed after 30 s".
+    public var description: String {
+        switch self {
+        case let .exited(code): "exit \(code)"
+        case let .signaled(signal): "signal \(signal) (\(signalName(signal)))"
+        case let .timedOut(seconds): "killed by the watchdog after \(Int(seconds)) s"
+        }
+    }
+}
+
+/// The name of a signal number, e.g. "SIGILL".
+public func signalName(_ signal: Int32) -> String {
+    switch signal {
+    case SIGILL: "SIGILL"
+    case SIGTRAP: "SIGTRAP"
+    case SIGABRT: "SIGABRT"
+    case SIGSEGV: "SIGSEGV"
+    case SIGBUS: "SIGBUS"
+    case SIGKILL: "SIGKILL"
+    case SIGTERM: "SIGTERM"
+    case SIGINT: "SIGINT"
+    case SIGFPE: "SIGFPE"
+    default: "signal \(signal)"
+    }
+}
+
+/// What a finished child left behind.
+public struct ChildResult: Sendable {
+    public var termination: Termination
+    /// Standard output and error, interleaved, capped (see ``ChildProcess/outputCap``).
+    public var output: String
+    /// `true` if output was dropped to stay under the cap.
+    public var outputTruncated: Bool
+    public var seconds: Double
+}
+
+/// Runs a program in its own process group, with a watchdog and a cap on its output.
+///
+/// Killing only `swift test` orphans the test binary it started, so every child here leads its own
+/// process group and the whole group is killed — on timeout, and when the user presses Ctrl-C.
+public enum ChildProcess {
+    /// At most this many bytes of output are kept: the first half and the last half.
+    public static let outputCap = 256 * 1024
+
+    /// Runs `executable` with `arguments`, adding `environment` to this process's environment.
+    public static func run(
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        timeLimit: Double? = nil
+    ) throws -> ChildResult {
+        let start = Date()
+        var pipe: [Int32] = [0, 0]
+        guard pipe.withUnsafeMutableBufferPointer({ Glibc_pipe($0.baseAddress!) }) == 0 else {
+            throw WorkbookError.toolFailed("Could not create a pipe to run \(executable).")
+        }
+        let readEnd = pipe[0], writeEnd = pipe[1]
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 2)
+        posix_spawn_file_actions_addclose(&actions, readEnd)
+        posix_spawn_file_actions_addclose(&actions, writeEnd)
+        let devNull = open("/dev/null", O_RDONLY)
+        if devNull >= 0 { posix_spawn_file_actions_adddup2(&actions, devNull, 0) }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGINT)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+
+        var merged = ProcessInfo.processInfo.environment
+        for (key, value) in environment { merged[key] = value }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+
+        var pid: pid_t = 0
+        let status = executable.contains("/")
+            ? posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+            : posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
+        close(writeEnd)
+        if devNull >= 0 { close(devNull) }
+        guard status == 0 else {
+            close(readEnd)
+            throw WorkbookError.toolFailed("Could not start \(executable): \(String(cString: strerror(status))).")
+        }
+        RunningChildren.shared.add(pid)
+        defer { RunningChildren.shared.remove(pid) }
+
+        // Read the output on another thread so a chatty child never blocks on a full pipe.
+        let collector = OutputCollector(cap: outputCap)
+        let reading = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = read(readEnd, &buffer, buffer.count)
+                if count <= 0 { break }
+                collector.append(buffer[0..<count])
+            }
+            close(readEnd)
+            reading.signal()
+        }
+        reader.start()
+
+        // The watchdog: kill the whole group when the time is up.
+        let killed = Flag()
+        var watchdog: DispatchWorkItem?
+        if let timeLimit {
+            let item = DispatchWorkItem {
+                killed.set()
+                kill(-pid, SIGKILL)
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: item)
+            watchdog = item
+        }
+
+        var waitStatus: Int32 = 0
+        while waitpid(pid, &waitStatus, 0) == -1 && errno == EINTR {}
+        watchdog?.cancel()
+        // Leftover grandchildren (an exit test's child, a backtracer) must not outlive the run.
+        kill(-pid, SIGKILL)
+        // The pipe closes once every holder of its write end is gone.
+        _ = reading.wait(timeout: .now() + 5)
+
+        let termination: Termination
+        if killed.isSet, let timeLimit {
+            termination = .timedOut(seconds: timeLimit)
+        } else if waitStatus & 0x7f == 0 {
+            termination = .exited((waitStatus >> 8) & 0xff)
+        } else {
+            termination = .signaled(waitStatus & 0x7f)
+        }
+        let (text, truncated) = collector.text
+        return ChildResult(
+            termination: termination, output: text, outputTruncated: truncated,
+            seconds: Date().timeIntervalSince(start))
+    }
+}
+
+private func Glibc_pipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 { pipe(fds) }
+
+/// A flag set from one thread and read from another.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.lock(); value = true; lock.unlock() }
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+}
+
+/// Keeps the head and the tail of a stream of bytes, dropping the middle past a cap.
+final class OutputCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private let cap: Int
+    private var head: [UInt8] = []
+    private var tail: [UInt8] = []
+    private var dropped = 0
+
+    init(cap: Int) { self.cap = cap }
+
+    func append(_ bytes: ArraySlice<UInt8>) {
+        lock.lock(); defer { lock.unlock() }
+        let half = cap / 2
+        var rest = bytes[...]
+        if head.count < half {
+            let take = min(half - head.count, rest.count)
+            head += rest.prefix(take)
+            rest = rest.dropFirst(take)
+        }
+        tail += rest
+        if tail.count > half {
+            dropped += tail.count - half
+            tail.removeFirst(tail.count - half)
+        }
+    }
+
+    var text: (String, Bool) {
+        lock.lock(); defer { lock.unlock() }
+        if dropped == 0 { return (String(decoding: head + tail, as: UTF8.self), false) }
+        let marker = "\n… [\(dropped) bytes of output dropped] …\n"
+        return (String(decoding: head, as: UTF8.self) + marker + String(decoding: tail, as: UTF8.self), true)
+    }
+}
+
+/// The process groups this process has started and not yet reaped; Ctrl-C kills them all.
+public final class RunningChildren: @unchecked Sendable {
+    public static let shared = RunningChildren()
+    private let lock = NSLock()
+    private var groups: Set<pid_t> = []
+
+    func add(_ pid: pid_t) { lock.lock(); groups.insert(pid); lock.unlock() }
+    func remove(_ pid: pid_t) { lock.lock(); groups.remove(pid); lock.unlock() }
+
+    /// Kills every running child's process group.
+    public func killAll() {
+        lock.lock(); let all = groups; lock.unlock()
+        for pid in all { kill(-pid, SIGKILL) }
+    }
+
+    /// On Ctrl-C (SIGINT) or SIGTERM: kill every child group, run `cleanup`, and exit with 130.
+    public func endChildrenOnInterrupt(cleanup: @escaping @Sendable () -> Void = {}) {
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [self] in
+                killAll()
+                cleanup()
+                FileHandle.standardError.write(Data("\nInterrupted: stopped every build and test this run had started.\n".utf8))
+                exit(130)
+            }
+            source.resume()
+            lock.lock(); sources.append(source); lock.unlock()
+        }
+    }
+
+    private var sources: [DispatchSourceSignal] = []
+}

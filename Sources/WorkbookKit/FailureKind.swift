@@ -1,0 +1,37 @@
+/// Why an exercise failed, in the words the lessons use.
+public enum FailureKind: String, Codable, Sendable, CaseIterable, Comparable {
+    /// The chapter did not compile.
+    case compile
+    /// The test process crashed or trapped (or an exit test saw its child crash).
+    case crash
+    /// A bounded wait ran out, or the watchdog had to stop a test that never finished.
+    case deadlock
+    /// The Thread Sanitizer reported a data race in the exercise's file.
+    case race
+    /// A test's expectation failed.
+    case wrong
+
+    /// Lower ranks win when one exercise fails in several ways: the kind a learner must deal with first.
+    var rank: Int {
+        switch self {
+        case .compile: 0
+        case .crash: 1
+        case .deadlock: 2
+        case .race: 3
+        case .wrong: 4
+        }
+    }
+
+    public static func < (lhs: FailureKind, rhs: FailureKind) -> Bool { lhs.rank < rhs.rank }
+
+    /// A short label for tables and summaries.
+    public var label: String {
+        switch self {
+        case .compile: "does not compile"
+        case .crash: "crash"
+        case .deadlock: "deadlock"
+        case .race: "data race"
+        case .wrong: "wrong result"
+        }
+    }
+}

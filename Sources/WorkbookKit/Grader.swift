@@ -1,0 +1,283 @@
+import Foundation
+
+/// Everything one run of the test binary left behind.
+public struct RunArtifacts: Sendable {
+    public var events: EventStream
+    public var reports: [TSanReport]
+    public var termination: Termination
+    /// The console output (capped); read only for crash messages, never for verdicts.
+    public var output: String
+    public var seconds: Double
+
+    public init(events: EventStream, reports: [TSanReport], termination: Termination, output: String, seconds: Double = 0) {
+        self.events = events
+        self.reports = reports
+        self.termination = termination
+        self.output = output
+        self.seconds = seconds
+    }
+}
+
+/// Turns a run's structured results into verdicts per exercise. Pure: no processes, no clock.
+public struct Grader: Sendable {
+    /// Which folder the graded code came from: "Exercises" or "Solutions".
+    public var sourceFolder: String
+    /// Reads a source file (to recognise races TSan cannot judge); `nil` when unreadable.
+    public var readSource: @Sendable (String) -> String?
+
+    public init(sourceFolder: String = "Exercises",
+                readSource: @escaping @Sendable (String) -> String? = { try? String(contentsOfFile: $0, encoding: .utf8) }) {
+        self.sourceFolder = sourceFolder
+        self.readSource = readSource
+    }
+
+    /// The outcome of grading one batch.
+    public struct Outcome: Sendable {
+        /// Exercises whose verdict this run settles.
+        public var verdicts: [ExerciseVerdict]
+        /// Exercises this run cannot settle (the process died, or a report names none of the
+        /// batch's files): run each of them again on its own.
+        public var isolate: [(chapter: Chapter, exercise: Exercise)]
+    }
+
+    /// Grades the exercises of `batch` from one run's artifacts.
+    public func grade(_ batch: [(chapter: Chapter, exercise: Exercise)], _ run: RunArtifacts) -> Outcome {
+        let alone = batch.count == 1
+        var findings: [String: [Finding]] = [:]
+        var unattributed: [TSanReport] = []
+
+        if let fatal = Self.sanitizerFailure(in: run.output) {
+            let verdicts = batch.map { item in
+                ExerciseVerdict(chapter: item.chapter, exercise: item.exercise,
+                                findings: [Finding(kind: .crash, message: fatal.message, detail: fatal.detail)],
+                                testsRun: 0, testsFailed: 0, seconds: run.seconds)
+            }
+            return Outcome(verdicts: verdicts, isolate: [])
+        }
+
+        for report in run.reports {
+            if let (item, finding) = raceFinding(report, batch) {
+                findings[item.exercise.id, default: []].append(finding)
+            } else {
+                unattributed.append(report)
+            }
+        }
+        for issue in run.events.issues {
+            guard let item = owner(of: issue.testID, in: batch) else { continue }
+            findings[item.exercise.id, default: []].append(Finding(
+                kind: issue.kind,
+                message: Self.strippingMarker(issue.summary),
+                file: issue.file.map(relative), line: issue.line,
+                test: run.events.names[issue.testID],
+                detail: issue.messages.joined(separator: "\n")))
+        }
+
+        let processDied = !run.events.runEnded || run.termination != .exited(run.termination.exitCode ?? -1)
+        var verdicts: [ExerciseVerdict] = []
+        var isolate: [(chapter: Chapter, exercise: Exercise)] = []
+        for item in batch {
+            let tests = run.events.started.filter { isTest($0) && owner(of: $0, in: [item]) != nil }
+            let ended = tests.filter { run.events.ended[$0] != nil }
+            let failed = ended.filter { run.events.ended[$0] == false }
+            var found = findings[item.exercise.id] ?? []
+            let unfinished = tests.filter { run.events.ended[$0] == nil }
+
+            if processDied && (tests.isEmpty || !unfinished.isEmpty) {
+                guard alone else { isolate.append(item); continue }
+                found.append(deathFinding(run, unfinished: unfinished.map { run.events.names[$0] ?? $0 }))
+            } else if !unattributed.isEmpty && !alone {
+                isolate.append(item); continue
+            } else if !unattributed.isEmpty {
+                found += unattributed.map { report in
+                    Finding(kind: .race,
+                            message: "The Thread Sanitizer reported a \(report.title) while testing \(item.exercise.id), outside \(item.exercise.file). The test support or the toolchain may be at fault; run with --verbose to see the report.",
+                            detail: report.raw)
+                }
+            }
+            if tests.isEmpty && found.isEmpty {
+                found.append(Finding(kind: .crash, message: "No test of \(item.exercise.id) ran: the suite \(item.chapter.testModule).\(item.exercise.suite) was not found in the test build."))
+            }
+            verdicts.append(ExerciseVerdict(
+                chapter: item.chapter, exercise: item.exercise, findings: found,
+                testsRun: ended.count, testsFailed: failed.count, seconds: run.seconds))
+        }
+        return Outcome(verdicts: verdicts, isolate: isolate)
+    }
+
+    // MARK: Races
+
+    /// Builds the learner's finding for a report that names a file of the batch.
+    func raceFinding(_ report: TSanReport, _ batch: [(chapter: Chapter, exercise: Exercise)])
+        -> ((chapter: Chapter, exercise: Exercise), Finding)?
+    {
+        // The access frames first (they are where the race is), then any frame of the report.
+        let frames = report.accesses.flatMap(\.frames) + report.allFrames
+        for frame in frames {
+            guard let file = frame.file, let item = batch.first(where: { file.hasSuffix(suffix(of: $0)) }) else { continue }
+            let path = "\(sourceFolder)/\(item.chapter.name)/\(item.exercise.file)"
+            let accesses = report.accesses.map { access -> (TSanReport.Access, Int?) in
+                (access, access.frames.first { $0.file?.hasSuffix(suffix(of: item)) == true && $0.line != nil }?.line
+                    ?? access.frames.first { $0.file?.hasSuffix(suffix(of: item)) == true }?.line)
+            }
+            let line = accesses.compactMap(\.1).first ?? frame.line
+            let source = readSource(file)
+            let variable = line.flatMap { Self.variableName(inLine: $0, of: source) }
+            let insideWithLock = accesses.compactMap(\.1).contains { Self.isInsideWithLock(line: $0, of: source) }
+
+            let message: String
+            if insideWithLock {
+                message = "TSan reported a race on lines inside a `Mutex.withLock` closure. On Linux the Thread Sanitizer cannot see `Mutex` (its `withLock` is inlined), so this report is a known false alarm, not your race. Use a serial `DispatchQueue` (or `NSLock`) here instead, which TSan understands."
+            } else {
+                let what = variable.map { "`\($0)`" } ?? "the same memory"
+                let writes = report.accesses.filter(\.isWrite).count
+                let verb = writes == report.accesses.count ? "changed" : (writes == 0 ? "read" : "used (at least one of them changing)")
+                let places = accesses.map { access, line in
+                    "\(item.exercise.file):\(line.map(String.init) ?? "?") (\(access.isWrite ? "write" : "read"), \(Self.threadKind(access.thread)))"
+                }
+                let list = places.isEmpty ? "" : ": " + places.joined(separator: " and ")
+                message = "Two threads \(verb) \(what) at the same time\(list). Nothing orders these accesses — protect them with one serial queue, a lock, or another synchronization the lesson shows."
+            }
+            return (item, Finding(kind: .race, message: message, file: path, line: line, detail: report.raw))
+        }
+        return nil
+    }
+
+    private func suffix(of item: (chapter: Chapter, exercise: Exercise)) -> String {
+        "/\(sourceFolder)/\(item.chapter.name)/\(item.exercise.file)"
+    }
+
+    static func threadKind(_ thread: String) -> String {
+        thread == "main thread" ? "the main thread" : "thread \(thread)"
+    }
+
+    /// The variable a line assigns or reads, as a best guess: `toComplete -= 1` → `toComplete`.
+    static func variableName(inLine line: Int, of source: String?) -> String? {
+        guard let source else { return nil }
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        guard line >= 1, line <= lines.count else { return nil }
+        let text = lines[line - 1].trimmingCharacters(in: .whitespaces)
+        for op in [" += ", " -= ", " = ", " *= "] {
+            if let range = text.range(of: op) {
+                let lhs = text[..<range.lowerBound].split(separator: " ").last.map(String.init) ?? ""
+                let name = lhs.split(separator: ".").last.map(String.init) ?? lhs
+                if !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) { return name }
+            }
+        }
+        return nil
+    }
+
+    /// `true` when `line` sits inside a `withLock { … }` closure, judged by the braces before it.
+    static func isInsideWithLock(line: Int, of source: String?) -> Bool {
+        guard let source else { return false }
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        guard line >= 1, line <= lines.count else { return false }
+        var depth = 0
+        for index in stride(from: line - 1, through: 0, by: -1) {
+            let text = index == line - 1 ? "" : String(lines[index])
+            for character in text.reversed() {
+                if character == "}" { depth += 1 }
+                if character == "{" {
+                    if depth == 0 {
+                        if text.contains("withLock") { return true }
+                    } else {
+                        depth -= 1
+                    }
+                }
+            }
+            if index == line - 1, lines[index].contains("withLock") { return true }
+        }
+        return false
+    }
+
+    // MARK: Deaths and crashes
+
+    func deathFinding(_ run: RunArtifacts, unfinished: [String]) -> Finding {
+        let during = unfinished.isEmpty ? "" : " during “\(unfinished.joined(separator: "”, “"))”"
+        let tail = Self.tail(of: run.output)
+        switch run.termination {
+        case let .timedOut(seconds):
+            return Finding(kind: .deadlock,
+                           message: "The tests did not finish within \(Int(seconds)) s and were stopped\(during). Something blocks forever or loops without end: a wait nobody signals, `sync` onto the queue that is already running, or a loop whose condition never changes.",
+                           detail: tail)
+        case let .signaled(signal):
+            let trap = Self.crashMessage(in: run.output)
+            return Finding(kind: .crash,
+                           message: "The test process crashed with \(signalName(signal))\(during)" + (trap.map { ": \($0)" } ?? "."),
+                           detail: tail)
+        case let .exited(code):
+            let trap = Self.crashMessage(in: run.output)
+            return Finding(kind: .crash,
+                           message: "The test process stopped early (exit \(code))\(during)" + (trap.map { ": \($0)" } ?? "."),
+                           detail: tail)
+        }
+    }
+
+    /// The most telling line of a crash: libdispatch's "BUG IN CLIENT", Swift's "Fatal error", a trap.
+    static func crashMessage(in output: String) -> String? {
+        let needles = ["dispatch_sync called on queue already owned by current thread",
+                       "Unbalanced call to dispatch_group_leave()",
+                       "BUG IN CLIENT OF LIBDISPATCH", "Fatal error:", "Precondition failed",
+                       "Assertion failed", "Illegal instruction", "Segmentation fault"]
+        let lines = output.split(separator: "\n")
+        for needle in needles {
+            if let line = lines.first(where: { $0.contains(needle) }) {
+                return String(line.trimmingCharacters(in: .whitespaces).prefix(300))
+            }
+        }
+        return nil
+    }
+
+    /// A fatal start-up failure of the sanitizer itself, said with its fix.
+    static func sanitizerFailure(in output: String) -> (message: String, detail: String)? {
+        if output.contains("ThreadSanitizer: unexpected memory mapping") {
+            return ("The Thread Sanitizer could not start: this kernel randomizes memory more than TSan supports (\"unexpected memory mapping\"). Run the workbook under `setarch $(uname -m) -R`, or lower the randomization with `sudo sysctl vm.mmap_rnd_bits=28`.",
+                    tail(of: output))
+        }
+        if output.contains("FATAL: ThreadSanitizer") {
+            return ("The Thread Sanitizer stopped with a fatal error before grading anything; see the output with --verbose.", tail(of: output))
+        }
+        return nil
+    }
+
+    static func tail(of output: String, lines count: Int = 40) -> String {
+        output.split(separator: "\n", omittingEmptySubsequences: false).suffix(count).joined(separator: "\n")
+    }
+
+    static func strippingMarker(_ text: String) -> String {
+        for marker in [FailureMarkers.timedOut, FailureMarkers.crashed] where text.hasPrefix(marker) {
+            return String(text.dropFirst(marker.count)).trimmingCharacters(in: .whitespaces)
+        }
+        return text
+    }
+
+    // MARK: Tests and exercises
+
+    /// A test function's ID (`Module.Suite/name()/File.swift:7:6`), not a suite's.
+    private func isTest(_ id: String) -> Bool { id.contains("/") }
+
+    private func owner(of testID: String, in batch: [(chapter: Chapter, exercise: Exercise)])
+        -> (chapter: Chapter, exercise: Exercise)?
+    {
+        batch.first { item in
+            let prefix = "\(item.chapter.testModule).\(item.exercise.suite)"
+            return testID == prefix || testID.hasPrefix(prefix + "/") || testID.hasPrefix(prefix + ".")
+        }
+    }
+
+    private func relative(_ path: String) -> String {
+        for folder in ["/Tests/", "/Exercises/", "/Solutions/"] {
+            if let range = path.range(of: folder, options: .backwards) {
+                return String(folder.dropFirst()) + path[range.upperBound...]
+            }
+        }
+        return path
+    }
+}
+
+extension Termination {
+    /// The exit status, if the process exited by itself.
+    public var exitCode: Int32? {
+        if case let .exited(code) = self { return code }
+        return nil
+    }
+}

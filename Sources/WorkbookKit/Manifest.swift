@@ -1,0 +1,149 @@
+import Foundation
+
+/// One exercise: a file the learner edits, the suite that grades it, and how its starter fails.
+public struct Exercise: Codable, Sendable, Hashable {
+    /// "1.1", "3.2", …
+    public var id: String
+    public var title: String
+    /// The file's name inside the chapter's folder.
+    public var file: String
+    /// The Swift Testing suite type that grades it, e.g. `Exercise1_1Tests`.
+    public var suite: String
+    /// How the untouched starter must fail; `workbook selftest` holds it to that.
+    public var expectedFailure: FailureKind
+    /// Three steps: a nudge, a direction, a near-solution.
+    public var hints: [String]
+}
+
+/// One chapter: a module in `Exercises/` with its lesson, and the same module in `Solutions/`.
+public struct Chapter: Codable, Sendable, Hashable {
+    public var number: Int
+    public var title: String
+    public var summary: String
+    public var exercises: [Exercise]
+    /// The folder (and module) name, e.g. `Chapter1Latch`. Filled in from the folder, not the JSON.
+    public var name: String = ""
+
+    private enum CodingKeys: String, CodingKey { case number, title, summary, exercises }
+
+    /// The module of the chapter's tests.
+    public var testModule: String { name + "Tests" }
+    /// The short name `WORKBOOK_ONLY` and `swift test --filter` take, e.g. `Chapter1`.
+    public var shortName: String { "Chapter\(number)" }
+}
+
+/// The whole workbook: every chapter found under `Exercises/`, in order.
+public struct Workbook: Sendable {
+    /// The package root (the folder with Package.swift).
+    public let root: URL
+    public let chapters: [Chapter]
+
+    /// Reads `Exercises/*/chapter.json` under `root`.
+    public init(root: URL) throws {
+        self.root = root
+        let exercises = root.appendingPathComponent("Exercises")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: exercises.path).sorted()
+        var chapters: [Chapter] = []
+        for folder in folders {
+            let manifest = exercises.appendingPathComponent(folder).appendingPathComponent("chapter.json")
+            guard FileManager.default.fileExists(atPath: manifest.path) else { continue }
+            do {
+                var chapter = try JSONDecoder().decode(Chapter.self, from: Data(contentsOf: manifest))
+                chapter.name = folder
+                chapters.append(chapter)
+            } catch {
+                throw WorkbookError.badManifest(path: manifest.path, reason: "\(error)")
+            }
+        }
+        self.chapters = chapters.sorted { $0.number < $1.number }
+    }
+
+    /// Creates a workbook from chapters already in memory (tests use this).
+    public init(root: URL, chapters: [Chapter]) {
+        self.root = root
+        self.chapters = chapters
+    }
+
+    /// Every exercise with its chapter, in order.
+    public var allExercises: [(chapter: Chapter, exercise: Exercise)] {
+        chapters.flatMap { chapter in chapter.exercises.map { (chapter, $0) } }
+    }
+
+    /// Finds chapters and exercises by what a learner types: `1.2`, `1`, `Chapter1`, `chapter1latch`,
+    /// `CountdownBlock.swift`. Throws with the list of valid names when nothing matches.
+    public func select(_ names: [String]) throws -> [(chapter: Chapter, exercise: Exercise)] {
+        if names.isEmpty { return allExercises }
+        var picked: [(chapter: Chapter, exercise: Exercise)] = []
+        for name in names {
+            let found = match(name)
+            guard !found.isEmpty else { throw WorkbookError.unknownName(name, known: knownNames) }
+            for item in found where !picked.contains(where: { $0.exercise.id == item.exercise.id }) {
+                picked.append(item)
+            }
+        }
+        return picked
+    }
+
+    /// The single exercise a name means.
+    public func exercise(named name: String) throws -> (chapter: Chapter, exercise: Exercise) {
+        let found = match(name)
+        guard found.count == 1, let only = found.first else {
+            throw WorkbookError.unknownName(name, known: allExercises.map(\.exercise.id))
+        }
+        return only
+    }
+
+    /// The chapter a name means (`1`, `Chapter1`, `Chapter1Latch`).
+    public func chapter(named name: String) -> Chapter? {
+        let key = name.lowercased()
+        return chapters.first { chapter in
+            key == String(chapter.number) || key == chapter.shortName.lowercased() || key == chapter.name.lowercased()
+        }
+    }
+
+    private func match(_ name: String) -> [(chapter: Chapter, exercise: Exercise)] {
+        let key = name.lowercased()
+        if let chapter = chapter(named: name) {
+            return chapter.exercises.map { (chapter, $0) }
+        }
+        return allExercises.filter { item in
+            item.exercise.id == key || item.exercise.file.lowercased() == key
+                || (item.exercise.file as NSString).deletingPathExtension.lowercased() == key
+        }
+    }
+
+    private var knownNames: [String] {
+        chapters.map(\.shortName) + allExercises.map(\.exercise.id)
+    }
+
+    /// The learner's file of an exercise.
+    public func exerciseFile(_ chapter: Chapter, _ exercise: Exercise) -> URL {
+        root.appendingPathComponent("Exercises/\(chapter.name)/\(exercise.file)")
+    }
+
+    /// The reference solution of an exercise.
+    public func solutionFile(_ chapter: Chapter, _ exercise: Exercise) -> URL {
+        root.appendingPathComponent("Solutions/\(chapter.name)/\(exercise.file)")
+    }
+
+    /// The chapter's lesson.
+    public func lessonFile(_ chapter: Chapter) -> URL {
+        root.appendingPathComponent("Exercises/\(chapter.name)/README.md")
+    }
+
+    /// Finds the package root by walking up from `start` to the first folder holding Package.swift
+    /// and an Exercises folder.
+    public static func findRoot(from start: URL) -> URL? {
+        var folder = start.standardizedFileURL
+        while true {
+            let fm = FileManager.default
+            if fm.fileExists(atPath: folder.appendingPathComponent("Package.swift").path),
+               fm.fileExists(atPath: folder.appendingPathComponent("Exercises").path) {
+                return folder
+            }
+            let parent = folder.deletingLastPathComponent()
+            if parent.path == folder.path { return nil }
+            folder = parent
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+/// The maintainers' proof, like rustlings' `dev check` but under TSan and repeated: every starter
+/// fails every run with the kind its manifest names, in that exercise; every solution passes every
+/// run with zero TSan reports.
+public struct Selftest: Sendable {
+    /// One line of the table: an exercise, its starter's and its solution's record over the runs.
+    public struct Row: Sendable {
+        public var chapter: Chapter
+        public var exercise: Exercise
+        /// Runs in which the starter failed with the expected kind in its own file.
+        public var starterCaught = 0
+        /// What the starter showed in the runs it was not caught as expected.
+        public var starterMisses: [String] = []
+        /// Runs in which the solution passed with no report.
+        public var solutionClean = 0
+        public var solutionFailures: [String] = []
+        public var starterSeconds: [Double] = []
+        public var solutionSeconds: [Double] = []
+    }
+
+    public var workbook: Workbook
+    public var runs: Int
+    public var chapters: [Chapter]
+    public var progress: @Sendable (String) -> Void
+
+    public init(workbook: Workbook, runs: Int, chapters: [Chapter]? = nil, progress: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.workbook = workbook
+        self.runs = runs
+        self.chapters = chapters ?? workbook.chapters
+        self.progress = progress
+    }
+
+    /// The outcome of the whole self-test.
+    public struct Report: Sendable {
+        public var rows: [Row]
+        public var runs: Int
+        /// Unit tests of the grading engine: passed, and what failed.
+        public var unitTestsPassed: Bool
+        public var unitTestFailures: [String]
+        /// Chapters that did not compile (from Exercises or Solutions).
+        public var buildProblems: [String]
+        public var seconds: Double
+
+        public var passedCount: Int {
+            rows.reduce(0) { $0 + ($1.starterCaught == runs ? 1 : 0) + ($1.solutionClean == runs ? 1 : 0) }
+                + (unitTestsPassed ? 1 : 0)
+        }
+        public var failedCount: Int { rows.count * 2 + 1 - passedCount + buildProblems.count }
+        public var succeeded: Bool { failedCount == 0 }
+    }
+
+    public func run() throws -> Report {
+        let start = Date()
+        var problems: [String] = []
+        let items = chapters.flatMap { chapter in chapter.exercises.map { (chapter: chapter, exercise: $0) } }
+        var rows = items.map { Row(chapter: $0.chapter, exercise: $0.exercise) }
+
+        progress("Building the solutions under the Thread Sanitizer…")
+        let solutions = try Builder(workbook: workbook, sources: .solutions,
+                                    scratchPath: workbook.root.appendingPathComponent(".build-selftest-solutions"),
+                                    progress: progress).build(chapters)
+        problems += solutions.broken.map { "Solutions of \($0.chapter.shortName) do not compile: \($0.errors.first.map { "\($0.file):\($0.line): \($0.message)" } ?? "")" }
+
+        var unitFailures: [String] = []
+        var unitPassed = false
+        if let binary = solutions.testBinary {
+            progress("Running the grading engine's unit tests…")
+            (unitPassed, unitFailures) = try runUnitTests(binary)
+        } else {
+            unitFailures = ["the test binary was not built"]
+        }
+
+        progress("Building the starters under the Thread Sanitizer…")
+        let starters = try Builder(workbook: workbook, sources: .exercises,
+                                   scratchPath: workbook.root.appendingPathComponent(".build-selftest-exercises"),
+                                   progress: progress).build(chapters)
+        problems += starters.broken.map { "Starters of \($0.chapter.shortName) do not compile: \($0.errors.first.map { "\($0.file):\($0.line): \($0.message)" } ?? "")" }
+
+        for run in 1...runs {
+            progress("Run \(run) of \(runs)…")
+            if let binary = solutions.testBinary {
+                let built = items.filter { item in solutions.built.contains { $0.name == item.chapter.name } }
+                for verdict in try TestRunner(testBinary: binary, sources: .solutions).run(built) {
+                    guard let index = rows.firstIndex(where: { $0.exercise.id == verdict.exercise.id }) else { continue }
+                    rows[index].solutionSeconds.append(verdict.seconds)
+                    if verdict.passed {
+                        rows[index].solutionClean += 1
+                    } else {
+                        rows[index].solutionFailures.append(Self.describe(verdict))
+                    }
+                }
+            }
+            if let binary = starters.testBinary {
+                let built = items.filter { item in starters.built.contains { $0.name == item.chapter.name } }
+                for verdict in try TestRunner(testBinary: binary, sources: .exercises).run(built) {
+                    guard let index = rows.firstIndex(where: { $0.exercise.id == verdict.exercise.id }) else { continue }
+                    rows[index].starterSeconds.append(verdict.seconds)
+                    if Self.caughtAsExpected(verdict) {
+                        rows[index].starterCaught += 1
+                    } else {
+                        rows[index].starterMisses.append(verdict.passed ? "passed" : Self.describe(verdict))
+                    }
+                }
+            }
+        }
+        return Report(rows: rows, runs: runs, unitTestsPassed: unitPassed, unitTestFailures: unitFailures,
+                      buildProblems: problems, seconds: Date().timeIntervalSince(start))
+    }
+
+    /// A starter is caught as expected when its first failure is the manifest's kind — and, for a
+    /// race, when a race was reported in the exercise's own file.
+    public static func caughtAsExpected(_ verdict: ExerciseVerdict) -> Bool {
+        let expected = verdict.exercise.expectedFailure
+        guard verdict.kind == expected else { return false }
+        if expected == .race {
+            return verdict.findings.contains { $0.kind == .race && $0.file?.hasSuffix("/" + verdict.exercise.file) == true }
+        }
+        return true
+    }
+
+    static func describe(_ verdict: ExerciseVerdict) -> String {
+        let first = verdict.findings.min { $0.kind < $1.kind }
+        return "\(verdict.kind?.label ?? "failed"): \(first?.message.prefix(160) ?? "a test failed")"
+    }
+
+    private func runUnitTests(_ binary: URL) throws -> (Bool, [String]) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-unit-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let events = folder.appendingPathComponent("events.jsonl")
+        let result = try ChildProcess.run(
+            binary.path,
+            ["--testing-library", "swift-testing", "--filter", "WorkbookKitTests",
+             "--event-stream-output-path", events.path, "--event-stream-version", "6.3"],
+            environment: ["SWIFT_BACKTRACE": "enable=no",
+                          "WORKBOOK_ROOT": workbook.root.path,
+                          "TSAN_OPTIONS": "log_path=\(folder.path)/tsan"],
+            timeLimit: 600)
+        let stream = EventStream(contentsOf: events)
+        var failures = stream.issues.map { issue in "\(stream.names[issue.testID] ?? issue.testID): \(issue.summary)" }
+        failures += TSanReport.reports(inFolder: folder).map { "TSan: \($0.summaryLine ?? $0.title)" }
+        let ran = stream.ended.keys.filter { $0.contains("/") }.count
+        if ran == 0 { failures.append("no unit test ran (\(result.termination.description))") }
+        if !stream.runEnded { failures.append("the unit tests did not finish (\(result.termination.description))") }
+        return (failures.isEmpty && result.termination == .exited(0), failures)
+    }
+}

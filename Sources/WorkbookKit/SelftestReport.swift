@@ -1,0 +1,50 @@
+import Foundation
+
+extension Selftest.Report {
+    /// The table (chapter × exercise × runs) and the closing `N passed, N failed` line.
+    public func rendered(style: Style) -> String {
+        var lines: [String] = []
+        lines.append(style.bold("Self-test: \(runs) run\(runs == 1 ? "" : "s") of every chapter under the Thread Sanitizer"))
+        lines.append("")
+        let header = pad("exercise", 8) + pad("starter must fail as", 22) + pad("starter caught", 16) + pad("solution clean", 16) + "time/run (starter, solution)"
+        lines.append(style.dim(header))
+        var chapter = -1
+        for row in rows {
+            if row.chapter.number != chapter {
+                chapter = row.chapter.number
+                lines.append(style.bold("Chapter \(row.chapter.number) — \(row.chapter.title)"))
+            }
+            let caught = "\(row.starterCaught)/\(runs)"
+            let clean = "\(row.solutionClean)/\(runs)"
+            let starterMark = row.starterCaught == runs ? style.pass : style.fail
+            let solutionMark = row.solutionClean == runs ? style.pass : style.fail
+            let times = "\(Self.median(row.starterSeconds)), \(Self.median(row.solutionSeconds))"
+            lines.append(pad(row.exercise.id, 8) + pad(row.exercise.expectedFailure.label, 22)
+                         + starterMark + " " + pad(caught, 14) + solutionMark + " " + pad(clean, 14) + times)
+            for miss in Set(row.starterMisses).sorted() {
+                lines.append(style.red("         starter not caught as \(row.exercise.expectedFailure.label): \(miss)"))
+            }
+            for failure in Set(row.solutionFailures).sorted() {
+                lines.append(style.red("         solution failed: \(failure)"))
+            }
+        }
+        lines.append("")
+        lines.append((unitTestsPassed ? style.pass : style.fail) + " grading engine unit tests")
+        for failure in unitTestFailures.prefix(20) { lines.append(style.red("    \(failure)")) }
+        for problem in buildProblems { lines.append(style.fail + " " + problem) }
+        lines.append("")
+        lines.append(String(format: "Took %.0f s.", seconds))
+        lines.append("\(passedCount) passed, \(failedCount) failed")
+        return lines.joined(separator: "\n")
+    }
+
+    static func median(_ values: [Double]) -> String {
+        guard !values.isEmpty else { return "–" }
+        let sorted = values.sorted()
+        return String(format: "%.1f s", sorted[sorted.count / 2])
+    }
+}
+
+func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+}

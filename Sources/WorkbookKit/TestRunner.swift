@@ -1,0 +1,84 @@
+import Foundation
+
+/// Runs the built test binary on some exercises and grades them.
+///
+/// Exercises are run together in one process (fast), with Swift Testing's event stream written to a
+/// file the grader names and TSan's reports written to files of their own. When that run cannot say
+/// which exercise something belongs to — the process crashed or hung, or a report names none of their
+/// files — the unsettled exercises are run again, each in a process of its own.
+public struct TestRunner: Sendable {
+    public var testBinary: URL
+    public var grader: Grader
+    /// Seconds a process may take before the watchdog kills its group: base plus per exercise.
+    public var baseTimeLimit: Double = 20
+    public var timeLimitPerExercise: Double = 4
+
+    public init(testBinary: URL, sources: SourceSet) {
+        self.testBinary = testBinary
+        self.grader = Grader(sourceFolder: sources.folder)
+    }
+
+    /// Grades `exercises`, isolating where needed; returns verdicts in the order given.
+    public func run(_ exercises: [(chapter: Chapter, exercise: Exercise)]) throws -> [ExerciseVerdict] {
+        guard !exercises.isEmpty else { return [] }
+        let artifacts = try runOnce(exercises)
+        let outcome = grader.grade(exercises, artifacts)
+        var verdicts = outcome.verdicts
+        for item in outcome.isolate {
+            verdicts += grader.grade([item], try runOnce([item])).verdicts
+        }
+        return exercises.compactMap { item in verdicts.first { $0.exercise.id == item.exercise.id } }
+    }
+
+    /// One process over `exercises`.
+    public func runOnce(_ exercises: [(chapter: Chapter, exercise: Exercise)]) throws -> RunArtifacts {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("workbook-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let events = folder.appendingPathComponent("events.jsonl")
+
+        var arguments = ["--testing-library", "swift-testing",
+                         "--event-stream-output-path", events.path, "--event-stream-version", "6.3"]
+        for item in exercises {
+            arguments += ["--filter", "\(item.chapter.testModule)\\.\(item.exercise.suite)(/|$)"]
+        }
+        var tsanOptions = "log_path=\(folder.path)/tsan halt_on_error=0 history_size=4"
+        if let symbolizer = Self.symbolizer { tsanOptions += " external_symbolizer_path=\(symbolizer)" }
+        let environment = ["TSAN_OPTIONS": tsanOptions, "SWIFT_BACKTRACE": "enable=no"]
+        let limit = baseTimeLimit + timeLimitPerExercise * Double(exercises.count)
+
+        var result = try ChildProcess.run(testBinary.path, arguments, environment: environment, timeLimit: limit)
+        // Newer kernels randomize memory more than TSan supports; running without ASLR fixes it.
+        if result.output.contains("ThreadSanitizer: unexpected memory mapping"), let setarch = Self.setarch {
+            try? FileManager.default.removeItem(at: events)
+            result = try ChildProcess.run(setarch, [Self.machine, "-R", testBinary.path] + arguments,
+                                          environment: environment, timeLimit: limit)
+        }
+        return RunArtifacts(
+            events: EventStream(contentsOf: events),
+            reports: TSanReport.reports(inFolder: folder),
+            termination: result.termination,
+            output: result.output,
+            seconds: result.seconds)
+    }
+
+    /// llvm-symbolizer next to the toolchain, for file:line in TSan's reports.
+    static let symbolizer: String? = findInPath("llvm-symbolizer")
+    static let setarch: String? = findInPath("setarch")
+    static var machine: String {
+        var info = utsname()
+        uname(&info)
+        return withUnsafeBytes(of: &info.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+}
+
+/// The first executable called `name` on PATH.
+func findInPath(_ name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for folder in path.split(separator: ":") {
+        let candidate = "\(folder)/\(name)"
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+}

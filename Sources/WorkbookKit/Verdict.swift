@@ -1,0 +1,55 @@
+/// One thing that went wrong in an exercise, said for a learner.
+public struct Finding: Sendable, Equatable, Codable {
+    public var kind: FailureKind
+    /// One or two sentences in plain words.
+    public var message: String
+    /// The file the learner should look at (their exercise file when known), relative to the package.
+    public var file: String?
+    public var line: Int?
+    /// The test that found it, by its display name.
+    public var test: String?
+    /// The raw evidence (a TSan report, compiler output, the end of a crash's output), for `--verbose`.
+    public var detail: String?
+
+    public init(kind: FailureKind, message: String, file: String? = nil, line: Int? = nil,
+                test: String? = nil, detail: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.file = file
+        self.line = line
+        self.test = test
+        self.detail = detail
+    }
+
+    /// "Exercises/Chapter1Latch/CountdownBlock.swift:18", or `nil`.
+    public var location: String? {
+        guard let file else { return nil }
+        return line.map { "\(file):\($0)" } ?? file
+    }
+}
+
+/// The grade of one exercise in one run.
+public struct ExerciseVerdict: Sendable, Equatable {
+    public var chapter: Chapter
+    public var exercise: Exercise
+    public var findings: [Finding]
+    /// How many of its tests ran, and how many of those failed.
+    public var testsRun: Int
+    public var testsFailed: Int
+    /// Seconds the run that graded it took (shared by every exercise graded in the same process).
+    public var seconds: Double
+
+    public init(chapter: Chapter, exercise: Exercise, findings: [Finding], testsRun: Int, testsFailed: Int, seconds: Double = 0) {
+        self.chapter = chapter
+        self.exercise = exercise
+        self.findings = findings
+        self.testsRun = testsRun
+        self.testsFailed = testsFailed
+        self.seconds = seconds
+    }
+
+    public var passed: Bool { findings.isEmpty && testsRun > 0 && testsFailed == 0 }
+
+    /// The kind a learner must deal with first (compile, then crash, deadlock, race, wrong).
+    public var kind: FailureKind? { passed ? nil : (findings.map(\.kind).min() ?? .wrong) }
+}

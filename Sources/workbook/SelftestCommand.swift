@@ -1,0 +1,34 @@
+import Foundation
+import WorkbookKit
+
+extension Command {
+    static let selftest = Command(
+        name: "selftest",
+        help: """
+        USAGE: workbook selftest [--runs N] [chapter…]
+
+        For maintainers: proves the workbook. Runs the grading engine's unit tests, builds every chapter
+        under the Thread Sanitizer from Solutions/ and from Exercises/, and runs each chapter's suite N
+        times. Passes only if every solution passes with no TSan report in every run and every starter
+        fails in every run with the failure kind its chapter.json names, in its own file.
+
+        OPTIONS:
+          --runs N    runs of every suite (default 5)
+          -h, --help  show this help
+        """,
+        options: [],
+        valued: ["--runs"],
+        run: { options in
+            let workbook = try currentWorkbook()
+            let runs = try options.count("--runs", default: 5)
+            let chapters = try options.positional.isEmpty ? nil : options.positional.map { name in
+                guard let chapter = workbook.chapter(named: name) else {
+                    throw UsageError(message: "there is no chapter '\(name)'.")
+                }
+                return chapter
+            }
+            let report = try Selftest(workbook: workbook, runs: runs, chapters: chapters, progress: progressLine).run()
+            print(report.rendered(style: .automatic))
+            return report.succeeded ? 0 : 1
+        })
+}
