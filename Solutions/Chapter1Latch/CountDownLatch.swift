@@ -3,8 +3,8 @@ import Dispatch
 /// A one-shot gate that opens when `count` calls to `countDown()` have been made.
 ///
 /// Built on a `DispatchGroup` that is entered once and left when the count reaches zero. Unlike a
-/// semaphore, whose every `signal()` lets exactly one `wait()` through, an empty group lets
-/// *every* waiter through, now and later — which is what a latch promises.
+/// semaphore, whose every `signal()` lets exactly one `wait()` through, an empty group runs *every*
+/// `notify` block, registered before or after — which is what a latch promises.
 public final class CountDownLatch {
     private let queue = DispatchQueue(label: "workbook.countdownlatch")
     private let gate = DispatchGroup()
@@ -31,7 +31,11 @@ public final class CountDownLatch {
 
     /// Blocks until the latch is open or the timeout passes.
     public func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
-        gate.wait(timeout: timeout)
+        // `gate.wait` must not be called from several threads at once (dispatch/group.h leaves that
+        // undefined), so each waiter gets a semaphore of its own that the open gate signals.
+        let opened = DispatchSemaphore(value: 0)
+        gate.notify(queue: .global()) { opened.signal() }
+        return opened.wait(timeout: timeout)
     }
 
     /// Runs `execute` on `queue` once the latch is open (right away if it already is).

@@ -78,10 +78,14 @@ public struct EventStream: Sendable, Equatable {
 
 extension EventStream.Issue {
     /// The message a learner should read: the test's own words if it gave any, else the expectation.
+    ///
+    /// Swift Testing sends the expectation first, then any diff ("inserted …, removed …"), and the
+    /// test's comment last.
     public var summary: String {
-        let details = messages.dropFirst().filter { !$0.isEmpty }
-        let text = details.isEmpty ? (messages.first ?? "the test failed") : details.joined(separator: " — ")
-        return text
+        let texts = messages.filter { !$0.isEmpty }
+        guard let last = texts.last else { return "the test failed" }
+        if texts.count == 1 || last == "Issue recorded" { return texts.first ?? last }
+        return last
     }
 
     /// The failure kind this issue stands for, from the marker its message opens with.

@@ -11,13 +11,15 @@ public enum FailureKind: String, Codable, Sendable, CaseIterable, Comparable {
     /// A test's expectation failed.
     case wrong
 
-    /// Lower ranks win when one exercise fails in several ways: the kind a learner must deal with first.
+    /// Lower ranks win when one exercise fails in several ways: the kind a learner must deal with
+    /// first. A race comes right after compiling because it can cause all the others — a lost update
+    /// leaves a count that never reaches zero (a "deadlock"), or a wrong result, or a crash.
     var rank: Int {
         switch self {
         case .compile: 0
-        case .crash: 1
-        case .deadlock: 2
-        case .race: 3
+        case .race: 1
+        case .crash: 2
+        case .deadlock: 3
         case .wrong: 4
         }
     }

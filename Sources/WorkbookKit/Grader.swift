@@ -57,7 +57,15 @@ public struct Grader: Sendable {
 
         for report in run.reports {
             if let (item, finding) = raceFinding(report, batch) {
-                findings[item.exercise.id, default: []].append(finding)
+                var mine = findings[item.exercise.id, default: []]
+                // TSan reports each pair of stacks once; the same two lines often race from several
+                // pairs of threads. Say it once, and how often.
+                if let index = mine.firstIndex(where: { $0.kind == .race && $0.sameRace(as: finding) }) {
+                    mine[index].repeats += 1
+                } else {
+                    mine.append(finding)
+                }
+                findings[item.exercise.id] = mine
             } else {
                 unattributed.append(report)
             }
@@ -115,11 +123,15 @@ public struct Grader: Sendable {
         for frame in frames {
             guard let file = frame.file, let item = batch.first(where: { file.hasSuffix(suffix(of: $0)) }) else { continue }
             let path = "\(sourceFolder)/\(item.chapter.name)/\(item.exercise.file)"
+            // Symbolizing sometimes loses an access's line; the same function's line elsewhere in the
+            // report, or the other access's line, stands in for it.
+            let known = report.allFrames.filter { $0.file?.hasSuffix(suffix(of: item)) == true && $0.line != nil }
             let accesses = report.accesses.map { access -> (TSanReport.Access, Int?) in
-                (access, access.frames.first { $0.file?.hasSuffix(suffix(of: item)) == true && $0.line != nil }?.line
-                    ?? access.frames.first { $0.file?.hasSuffix(suffix(of: item)) == true }?.line)
+                let mine = access.frames.first { $0.file?.hasSuffix(suffix(of: item)) == true }
+                let line = mine?.line ?? mine.flatMap { frame in known.first { $0.symbol == frame.symbol }?.line }
+                return (access, line)
             }
-            let line = accesses.compactMap(\.1).first ?? frame.line
+            let line = accesses.compactMap(\.1).first ?? frame.line ?? known.first?.line
             let source = readSource(file)
             let variable = line.flatMap { Self.variableName(inLine: $0, of: source) }
             let insideWithLock = accesses.compactMap(\.1).contains { Self.isInsideWithLock(line: $0, of: source) }
@@ -132,7 +144,7 @@ public struct Grader: Sendable {
                 let writes = report.accesses.filter(\.isWrite).count
                 let verb = writes == report.accesses.count ? "changed" : (writes == 0 ? "read" : "used (at least one of them changing)")
                 let places = accesses.map { access, line in
-                    "\(item.exercise.file):\(line.map(String.init) ?? "?") (\(access.isWrite ? "write" : "read"), \(Self.threadKind(access.thread)))"
+                    "\(item.exercise.file)\(line.map { ":\($0)" } ?? "") (\(access.isWrite ? "write" : "read"), \(Self.threadKind(access.thread)))"
                 }
                 let list = places.isEmpty ? "" : ": " + places.joined(separator: " and ")
                 message = "Two threads \(verb) \(what) at the same time\(list). Nothing orders these accesses — protect them with one serial queue, a lock, or another synchronization the lesson shows."

@@ -10,6 +10,8 @@ public struct Finding: Sendable, Equatable, Codable {
     public var test: String?
     /// The raw evidence (a TSan report, compiler output, the end of a crash's output), for `--verbose`.
     public var detail: String?
+    /// How many more reports said the same (races reported from several pairs of threads).
+    public var repeats = 0
 
     public init(kind: FailureKind, message: String, file: String? = nil, line: Int? = nil,
                 test: String? = nil, detail: String? = nil) {
@@ -19,6 +21,11 @@ public struct Finding: Sendable, Equatable, Codable {
         self.line = line
         self.test = test
         self.detail = detail
+    }
+
+    /// `true` when both findings are races at the same place of the same file.
+    func sameRace(as other: Finding) -> Bool {
+        kind == other.kind && file == other.file && line == other.line
     }
 
     /// "Exercises/Chapter1Latch/CountdownBlock.swift:18", or `nil`.

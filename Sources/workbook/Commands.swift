@@ -43,7 +43,8 @@ struct Command: Sendable {
     let run: @Sendable (Options) throws -> Int32
 
     static let all: [String: Command] = Dictionary(uniqueKeysWithValues: [
-        Command.progress, Command.check, Command.selftest,
+        Command.progress, Command.check, Command.watch, Command.hint, Command.lesson,
+        Command.reset, Command.solution, Command.selftest,
     ].map { ($0.name, $0) })
 }
 

@@ -1,0 +1,67 @@
+import Foundation
+
+extension CheckReport {
+    /// The learner's view: per chapter and exercise ✔ or ✘ with the reason in plain words.
+    public func rendered(style: Style, verbose: Bool, workbook: Workbook) -> String {
+        var lines: [String] = []
+        var chapterNumber = -1
+        for result in results {
+            if result.chapter.number != chapterNumber {
+                chapterNumber = result.chapter.number
+                if !lines.isEmpty { lines.append("") }
+                lines.append(style.bold("Chapter \(result.chapter.number) — \(result.chapter.title)"))
+            }
+            let exercise = result.exercise
+            if result.passed {
+                let times = runs > 1 ? " (\(runs) of \(runs) runs)" : ""
+                lines.append("  \(style.pass) \(exercise.id) \(exercise.title)\(times)")
+                continue
+            }
+            let kind = result.kind?.label ?? "failed"
+            lines.append("  \(style.fail) \(exercise.id) \(exercise.title) — \(style.red(kind))")
+            if runs > 1 && result.compileErrors == nil {
+                let outcome = result.failuresByKind.map { "\($0.0.label) \($0.1)" }.joined(separator: ", ")
+                let failed = result.runs.filter { !$0.passed }.count
+                lines.append("      failed in \(failed) of \(result.runs.count) runs (\(outcome))")
+            }
+            let findings = result.findings.sorted { $0.kind < $1.kind }
+            for (index, finding) in findings.enumerated() where index < 3 || verbose {
+                let again = finding.repeats > 0 ? " (reported \(finding.repeats + 1) times, from different threads)" : ""
+                lines.append(wrap(finding.message + again, indent: "      "))
+                if let location = finding.location {
+                    lines.append("      " + style.dim("at \(location)") + (finding.test.map { style.dim(" · test “\($0)”") } ?? ""))
+                }
+                if verbose, let detail = finding.detail, !detail.isEmpty {
+                    lines.append(detail.split(separator: "\n", omittingEmptySubsequences: false)
+                        .map { "        " + $0 }.joined(separator: "\n"))
+                }
+            }
+            if findings.count > 3 && !verbose {
+                lines.append(style.dim("      … and \(findings.count - 3) more (--verbose shows all, with the raw reports)"))
+            }
+            let file = "Exercises/\(result.chapter.name)/\(exercise.file)"
+            lines.append("      " + style.dim("edit \(file) · read Exercises/\(result.chapter.name)/README.md · `workbook hint \(exercise.id)`"))
+        }
+        let passing = results.filter(\.passed).count
+        lines.append("")
+        lines.append("\(passing) of \(results.count) exercise\(results.count == 1 ? "" : "s") pass." + String(format: " (%.1f s)", seconds))
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Wraps `text` at about 100 columns, each line starting with `indent`.
+public func wrap(_ text: String, indent: String = "", width: Int = 100) -> String {
+    var lines: [String] = []
+    for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        var line = ""
+        for word in paragraph.split(separator: " ") {
+            if !line.isEmpty && indent.count + line.count + word.count + 1 > width {
+                lines.append(indent + line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        lines.append(indent + line)
+    }
+    return lines.joined(separator: "\n")
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// Grades a learner's exercises: build under TSan (leaving out chapters that do not compile), run,
+/// and collect verdicts, `runs` times.
+public struct Checker: Sendable {
+    public var workbook: Workbook
+    public var scratchPath: URL
+    public var progress: @Sendable (String) -> Void
+
+    public init(workbook: Workbook, scratchPath: URL? = nil, progress: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.workbook = workbook
+        self.scratchPath = scratchPath ?? workbook.root.appendingPathComponent(".build-check")
+        self.progress = progress
+    }
+
+    /// Grades `items` (each exercise with its chapter) `runs` times.
+    public func check(_ items: [(chapter: Chapter, exercise: Exercise)], runs: Int = 1) throws -> CheckReport {
+        let start = Date()
+        let chapters = workbook.chapters.filter { chapter in items.contains { $0.chapter.name == chapter.name } }
+        progress("Building \(chapters.map(\.shortName).joined(separator: ", ")) under the Thread Sanitizer…")
+        let build = try Builder(workbook: workbook, sources: .exercises, scratchPath: scratchPath, progress: progress)
+            .build(chapters)
+
+        var results = items.map { CheckReport.Result(chapter: $0.chapter, exercise: $0.exercise) }
+        for (chapter, errors) in build.broken {
+            for index in results.indices where results[index].chapter.name == chapter.name {
+                results[index].compileErrors = errors
+            }
+        }
+        let runnable = items.filter { item in build.built.contains { $0.name == item.chapter.name } }
+        if let binary = build.testBinary, !runnable.isEmpty {
+            let runner = TestRunner(testBinary: binary, sources: .exercises)
+            for run in 1...runs {
+                if runs > 1 { progress("Run \(run) of \(runs)…") } else { progress("Running the tests…") }
+                for verdict in try runner.run(runnable) {
+                    if let index = results.firstIndex(where: { $0.exercise.id == verdict.exercise.id }) {
+                        results[index].runs.append(verdict)
+                    }
+                }
+            }
+        }
+        return CheckReport(results: results, runs: runs, buildSeconds: build.seconds,
+                           seconds: Date().timeIntervalSince(start))
+    }
+}
+
+/// What `workbook check` found.
+public struct CheckReport: Sendable {
+    /// One exercise over every run.
+    public struct Result: Sendable {
+        public var chapter: Chapter
+        public var exercise: Exercise
+        /// Set when the exercise's chapter does not compile.
+        public var compileErrors: [CompilerError]?
+        /// The verdict of each run.
+        public var runs: [ExerciseVerdict] = []
+
+        public init(chapter: Chapter, exercise: Exercise) {
+            self.chapter = chapter
+            self.exercise = exercise
+        }
+
+        public var passed: Bool { compileErrors == nil && !runs.isEmpty && runs.allSatisfy(\.passed) }
+
+        /// The run to explain: the first that failed.
+        public var failingRun: ExerciseVerdict? { runs.first { !$0.passed } }
+
+        /// How many runs failed, by kind.
+        public var failuresByKind: [(FailureKind, Int)] {
+            let kinds = runs.compactMap(\.kind)
+            return FailureKind.allCases.compactMap { kind in
+                let count = kinds.filter { $0 == kind }.count
+                return count > 0 ? (kind, count) : nil
+            }
+        }
+
+        /// The main kind of failure, `nil` when passed.
+        public var kind: FailureKind? {
+            if compileErrors != nil { return .compile }
+            return failingRun?.kind ?? (runs.isEmpty ? .crash : nil)
+        }
+
+        /// The findings a learner reads, for a chapter that does not compile too.
+        public var findings: [Finding] {
+            if let errors = compileErrors {
+                let own = errors.filter { $0.file.hasSuffix("/" + exercise.file) }
+                let shown = (own.isEmpty ? errors : own).prefix(3)
+                return shown.map { error in
+                    Finding(kind: .compile,
+                            message: own.isEmpty && !error.file.hasSuffix("/" + exercise.file)
+                                ? "Chapter \(chapter.number) does not compile, so none of its exercises can run: \(error.message) (in \((error.file as NSString).lastPathComponent))"
+                                : error.message,
+                            file: relativePath(error.file), line: error.line)
+                }
+            }
+            return failingRun?.findings ?? []
+        }
+    }
+
+    public var results: [Result]
+    public var runs: Int
+    public var buildSeconds: Double
+    public var seconds: Double
+
+    public var passed: Bool { results.allSatisfy(\.passed) }
+}
+
+/// `/…/Exercises/Chapter1Latch/X.swift` → `Exercises/Chapter1Latch/X.swift`.
+func relativePath(_ path: String) -> String {
+    for folder in ["/Exercises/", "/Solutions/", "/Tests/", "/Sources/"] {
+        if let range = path.range(of: folder, options: .backwards) {
+            return String(folder.dropFirst()) + path[range.upperBound...]
+        }
+    }
+    return path
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// What the workbook remembers for a learner: exercises done, hints shown, where the starters came
+/// from. Lives in `.workbook-state.json` at the package root (git-ignored).
+public struct LearnerState: Codable, Sendable, Equatable {
+    /// The format of this file; a newer format than this tool knows is not overwritten.
+    public static let currentVersion = 1
+
+    public var version = LearnerState.currentVersion
+    /// Exercise ids that passed a `check`.
+    public var done: Set<String> = []
+    /// How many hint steps of each exercise have been shown.
+    public var hintsShown: [String: Int] = [:]
+    /// The git commit whose Exercises/ are the pristine starters (`reset` restores from it).
+    public var starterCommit: String?
+
+    public init() {}
+
+    /// Reads the state file; a missing file is a fresh state.
+    public static func load(from url: URL) throws -> LearnerState {
+        guard FileManager.default.fileExists(atPath: url.path) else { return LearnerState() }
+        let data = try Data(contentsOf: url)
+        guard let state = try? JSONDecoder().decode(LearnerState.self, from: data) else {
+            throw WorkbookError.toolFailed("The progress file \(url.path) is damaged. Move it away (your exercises are not in it) and run the command again.")
+        }
+        guard state.version <= currentVersion else {
+            throw WorkbookError.toolFailed("The progress file \(url.path) was written by a newer workbook (format \(state.version)); update the workbook.")
+        }
+        return state
+    }
+
+    /// Writes atomically (a temporary file, then a rename), so an interrupted write never leaves a
+    /// half-written file behind.
+    public func save(to url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(self).write(to: url, options: .atomic)
+    }
+
+    /// The state file of a workbook.
+    public static func file(of workbook: Workbook) -> URL {
+        workbook.root.appendingPathComponent(".workbook-state.json")
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// Restores starters, always keeping a backup of the learner's file first.
+public struct Starters: Sendable {
+    public var workbook: Workbook
+
+    public init(workbook: Workbook) { self.workbook = workbook }
+
+    /// The pristine starter of an exercise, read from git at `commit`.
+    public func starter(_ chapter: Chapter, _ exercise: Exercise, commit: String) throws -> Data {
+        let path = "Exercises/\(chapter.name)/\(exercise.file)"
+        let result = try ChildProcess.run("git", ["-C", workbook.root.path, "show", "\(commit):\(path)"], timeLimit: 30)
+        guard result.termination == .exited(0) else {
+            throw WorkbookError.toolFailed("The starter of \(exercise.id) could not be read from git (commit \(commit.prefix(10))): \(result.output.trimmingCharacters(in: .whitespacesAndNewlines)). `reset` needs the workbook's git history; nothing was changed.")
+        }
+        return Data(result.output.utf8)
+    }
+
+    /// The commit the workbook was cloned at, to remember as the starters' source.
+    public func currentCommit() -> String? {
+        guard let result = try? ChildProcess.run("git", ["-C", workbook.root.path, "rev-parse", "HEAD"], timeLimit: 30),
+              result.termination == .exited(0) else { return nil }
+        let commit = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        return commit.count == 40 ? commit : nil
+    }
+
+    /// What `reset` did to one file.
+    public enum Outcome: Sendable, Equatable {
+        /// The file already was the starter; nothing changed.
+        case unchanged
+        /// Restored; the learner's version was saved at this path.
+        case restored(backup: URL)
+    }
+
+    /// Saves the learner's file to a timestamped backup, then writes the starter over it.
+    public func reset(_ chapter: Chapter, _ exercise: Exercise, commit: String, now: Date = Date()) throws -> Outcome {
+        let file = workbook.exerciseFile(chapter, exercise)
+        let starter = try starter(chapter, exercise, commit: commit)
+        let current = try? Data(contentsOf: file)
+        if current == starter { return .unchanged }
+
+        let stamp = Self.stamp(now)
+        let backup = workbook.root.appendingPathComponent(".workbook-backups/\(stamp)/\(chapter.name)/\(exercise.file)")
+        if let current {
+            try FileManager.default.createDirectory(at: backup.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try current.write(to: backup, options: .withoutOverwriting)
+            // Only once the backup is known to be on disk and whole is the learner's file replaced.
+            guard (try? Data(contentsOf: backup)) == current else {
+                throw WorkbookError.toolFailed("Could not save a backup of \(exercise.file) at \(backup.path); nothing was changed.")
+            }
+        }
+        try starter.write(to: file, options: .atomic)
+        return .restored(backup: backup)
+    }
+
+    static func stamp(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss-SSS"
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import WorkbookKit
+
+extension Command {
+    static let progress = Command(
+        name: "progress",
+        help: """
+        USAGE: workbook [progress]
+
+        Shows every chapter's exercises, which are done (passed a `workbook check`), and the next one to
+        work on, with the file to open and the lesson to read.
+        """,
+        options: [], valued: [],
+        run: { _ in
+            let context = try LearnerContext()
+            let style = Style.automatic
+            let all = context.workbook.allExercises
+            let done = all.filter { context.state.done.contains($0.exercise.id) }.count
+            print(style.bold("Dispatch Workbook") + " — \(done) of \(all.count) exercises done")
+            for chapter in context.workbook.chapters {
+                print("")
+                print(style.bold("Chapter \(chapter.number) — \(chapter.title)") + style.dim("  \(chapter.summary)"))
+                for exercise in chapter.exercises {
+                    let mark = context.state.done.contains(exercise.id) ? style.pass : style.dim("·")
+                    print("  \(mark) \(exercise.id) \(exercise.title)")
+                }
+            }
+            print("")
+            if let next = context.next {
+                print("Next: \(style.bold("\(next.exercise.id) \(next.exercise.title)"))")
+                print("  read   Exercises/\(next.chapter.name)/README.md   (or `swift run workbook lesson \(next.chapter.number)`)")
+                print("  edit   Exercises/\(next.chapter.name)/\(next.exercise.file)")
+                print("  check  swift run workbook check \(next.exercise.id)")
+            } else {
+                print(style.green("Every exercise is done. Well synchronized!"))
+            }
+            return 0
+        })
+
+    static let hint = Command(
+        name: "hint",
+        help: """
+        USAGE: workbook hint <exercise>
+
+        Shows the next hint for an exercise: first a nudge, then a direction, then the shape of the fix.
+        Each call shows one more step (and the ones before it). `--reset` starts the ladder again.
+
+        OPTIONS:
+          --reset     start this exercise's hints from the first step
+          -h, --help  show this help
+        """,
+        options: ["--reset"], valued: [],
+        run: { options in
+            guard options.positional.count == 1 else { throw UsageError(message: "name one exercise, e.g. `workbook hint 1.1`.") }
+            var context = try LearnerContext()
+            let (_, exercise) = try context.workbook.exercise(named: options.positional[0])
+            if options.has("--reset") { context.state.hintsShown[exercise.id] = 0 }
+            let shown = min((context.state.hintsShown[exercise.id] ?? 0) + 1, exercise.hints.count)
+            context.state.hintsShown[exercise.id] = shown
+            try context.save()
+            let names = ["Nudge", "Direction", "Near-solution"]
+            let style = Style.automatic
+            print(style.bold("Hints for \(exercise.id) \(exercise.title)") + " (\(shown) of \(exercise.hints.count))")
+            for (index, hint) in exercise.hints.prefix(shown).enumerated() {
+                print("")
+                print(style.bold("\(index < names.count ? names[index] : "Hint \(index + 1)"):"))
+                print(wrap(hint))
+            }
+            print("")
+            print(style.dim(shown < exercise.hints.count
+                ? "Run `workbook hint \(exercise.id)` again for the next step."
+                : "That was the last step. Once \(exercise.id) passes, `workbook solution \(exercise.id)` shows the reference solution."))
+            return 0
+        })
+
+    static let lesson = Command(
+        name: "lesson",
+        help: """
+        USAGE: workbook lesson <chapter>
+
+        Prints a chapter's lesson (through a pager on a terminal). The lesson is also the README.md next
+        to the chapter's exercises.
+        """,
+        options: [], valued: [],
+        run: { options in
+            guard options.positional.count == 1 else { throw UsageError(message: "name one chapter, e.g. `workbook lesson 1`.") }
+            let workbook = try currentWorkbook()
+            let chapter = try workbook.chapter(named: options.positional[0])
+                ?? workbook.exercise(named: options.positional[0]).chapter
+            try page(workbook.lessonFile(chapter))
+            return 0
+        })
+
+    static let reset = Command(
+        name: "reset",
+        help: """
+        USAGE: workbook reset <exercise|chapter> [--yes]
+
+        Restores the starter of an exercise (or of every exercise in a chapter). Your file is first saved
+        to .workbook-backups/<time>/…, and the command names the backup. On a terminal it asks first.
+
+        OPTIONS:
+          --yes       do not ask
+          -h, --help  show this help
+        """,
+        options: ["--yes"], valued: [],
+        run: { options in
+            guard options.positional.count == 1 else { throw UsageError(message: "name one exercise or chapter, e.g. `workbook reset 1.1`.") }
+            var context = try LearnerContext()
+            let items = try context.workbook.select(options.positional)
+            guard let commit = context.state.starterCommit else {
+                throw WorkbookError.toolFailed("`reset` restores starters from the workbook's git history, and this copy has none. Nothing was changed.")
+            }
+            let names = items.map { $0.exercise.file }.joined(separator: ", ")
+            if !options.has("--yes") {
+                guard isatty(STDIN_FILENO) == 1 else {
+                    throw UsageError(message: "not on a terminal: add --yes to reset \(names).")
+                }
+                guard confirm("Replace \(names) with the starter? Your version is backed up first.") else {
+                    print("Nothing was changed.")
+                    return 1
+                }
+            }
+            let starters = Starters(workbook: context.workbook)
+            for item in items {
+                switch try starters.reset(item.chapter, item.exercise, commit: commit) {
+                case .unchanged:
+                    print("\(item.exercise.id): \(item.exercise.file) already is the starter; nothing changed.")
+                case let .restored(backup):
+                    print("\(item.exercise.id): restored the starter of \(item.exercise.file). Your version is saved at \(relativeToRoot(backup, context.workbook)).")
+                }
+                context.state.done.remove(item.exercise.id)
+            }
+            try context.save()
+            return 0
+        })
+
+    static let solution = Command(
+        name: "solution",
+        help: """
+        USAGE: workbook solution <exercise> [--force]
+
+        Shows the reference solution of an exercise you have passed. Looking earlier spoils the puzzle;
+        --force shows it anyway.
+
+        OPTIONS:
+          --force     show it although the exercise has not passed yet
+          -h, --help  show this help
+        """,
+        options: ["--force"], valued: [],
+        run: { options in
+            guard options.positional.count == 1 else { throw UsageError(message: "name one exercise, e.g. `workbook solution 1.1`.") }
+            let context = try LearnerContext()
+            let (chapter, exercise) = try context.workbook.exercise(named: options.positional[0])
+            if !context.state.done.contains(exercise.id) {
+                guard options.has("--force") else {
+                    FileHandle.standardError.write(Data("\(exercise.id) has not passed yet, so its solution stays hidden. Try `workbook hint \(exercise.id)`, or add --force to look anyway.\n".utf8))
+                    return 1
+                }
+                FileHandle.standardError.write(Data("Warning: \(exercise.id) has not passed yet — the solution ends the puzzle.\n".utf8))
+            }
+            let file = context.workbook.solutionFile(chapter, exercise)
+            print(Style.automatic.dim("// \(relativeToRoot(file, context.workbook))"))
+            print(try String(contentsOf: file, encoding: .utf8))
+            return 0
+        })
+}
+
+func relativeToRoot(_ url: URL, _ workbook: Workbook) -> String {
+    let root = workbook.root.standardizedFileURL.path + "/"
+    let path = url.standardizedFileURL.path
+    return path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path
+}
+
