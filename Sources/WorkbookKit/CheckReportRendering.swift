@@ -26,7 +26,11 @@ extension CheckReport {
             }
             let findings = result.findings.sorted { $0.kind < $1.kind }
             for (index, finding) in findings.enumerated() where index < 3 || verbose {
-                let again = finding.repeats > 0 ? " (reported \(finding.repeats + 1) times, from different threads)" : ""
+                var again = finding.repeats > 0 ? " TSan reported \(finding.repeats + 1) races in this file" : ""
+                if !finding.otherLines.isEmpty {
+                    again += ", also at line\(finding.otherLines.count == 1 ? "" : "s") \(finding.otherLines.map(String.init).joined(separator: ", "))"
+                }
+                if !again.isEmpty { again += "." }
                 lines.append(wrap(finding.message + again, indent: "      "))
                 if let location = finding.location {
                     lines.append("      " + style.dim("at \(location)") + (finding.test.map { style.dim(" · test “\($0)”") } ?? ""))

@@ -11,15 +11,17 @@ public enum Termination: Sendable, Equatable {
     case exited(Int32)
     /// It was ended by this signal (a trap is SIGILL or SIGTRAP, a crash SIGSEGV or SIGBUS).
     case signaled(Int32)
-    /// The watchdog killed it after this many seconds.
-    case timedOut(seconds: Double)
+    /// The watchdog killed it after this many seconds in all; `quiet` is set when it was killed
+    /// for showing no progress for that long.
+    case timedOut(seconds: Double, quiet: Double?)
 
     /// A plain description: "exit 1", "signal 4 (SIGILL)", "killed after 30 s".
     public var description: String {
         switch self {
         case let .exited(code): "exit \(code)"
         case let .signaled(signal): "signal \(signal) (\(signalName(signal)))"
-        case let .timedOut(seconds): "killed by the watchdog after \(Int(seconds)) s"
+        case let .timedOut(seconds, quiet):
+            quiet.map { "killed by the watchdog after \(Int($0)) s without progress" } ?? "killed by the watchdog after \(Int(seconds)) s"
         }
     }
 }
@@ -59,11 +61,16 @@ public enum ChildProcess {
     public static let outputCap = 256 * 1024
 
     /// Runs `executable` with `arguments`, adding `environment` to this process's environment.
+    ///
+    /// The watchdog kills the child's process group after `timeLimit` seconds in all, or when
+    /// `idleLimit.file` has not grown for `idleLimit.seconds` (a test run whose event stream goes
+    /// quiet is stuck: every test's own waits are far shorter).
     public static func run(
         _ executable: String,
         _ arguments: [String],
         environment: [String: String] = [:],
-        timeLimit: Double? = nil
+        timeLimit: Double? = nil,
+        idleLimit: (file: URL, seconds: Double)? = nil
     ) throws -> ChildResult {
         let start = Date()
         var pipe: [Int32] = [0, 0]
@@ -130,29 +137,51 @@ public enum ChildProcess {
         }
         reader.start()
 
-        // The watchdog: kill the whole group when the time is up.
-        let killed = Flag()
-        var watchdog: DispatchWorkItem?
-        if let timeLimit {
-            let item = DispatchWorkItem {
-                killed.set()
-                kill(-pid, SIGKILL)
+        // The watchdog: kill the whole group when the time is up or the child went quiet.
+        let killed = Flag(), finished = Flag()
+        let idleSeconds = Flag.Box()
+        let watching = DispatchSemaphore(value: 0)
+        if timeLimit != nil || idleLimit != nil {
+            let child = pid
+            let watchdog = Thread {
+                var lastSize: Int64 = -1
+                var lastChange = Date()
+                while !finished.isSet {
+                    let now = Date()
+                    if let timeLimit, now.timeIntervalSince(start) > timeLimit { break }
+                    if let idleLimit {
+                        let size = (try? FileManager.default.attributesOfItem(atPath: idleLimit.file.path)[.size] as? Int64) ?? 0
+                        if size != lastSize { lastSize = size; lastChange = now }
+                        if now.timeIntervalSince(lastChange) > idleLimit.seconds {
+                            idleSeconds.value = idleLimit.seconds
+                            break
+                        }
+                    }
+                    usleep(100_000)
+                }
+                if !finished.isSet {
+                    killed.set()
+                    kill(-child, SIGKILL)
+                }
+                watching.signal()
             }
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: item)
-            watchdog = item
+            watchdog.start()
+        } else {
+            watching.signal()
         }
 
         var waitStatus: Int32 = 0
         while waitpid(pid, &waitStatus, 0) == -1 && errno == EINTR {}
-        watchdog?.cancel()
+        finished.set()
+        watching.wait()
         // Leftover grandchildren (an exit test's child, a backtracer) must not outlive the run.
         kill(-pid, SIGKILL)
         // The pipe closes once every holder of its write end is gone.
         _ = reading.wait(timeout: .now() + 5)
 
         let termination: Termination
-        if killed.isSet, let timeLimit {
-            termination = .timedOut(seconds: timeLimit)
+        if killed.isSet {
+            termination = .timedOut(seconds: Date().timeIntervalSince(start), quiet: idleSeconds.value)
         } else if waitStatus & 0x7f == 0 {
             termination = .exited((waitStatus >> 8) & 0xff)
         } else {
@@ -170,9 +199,19 @@ private func Glibc_pipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 { pipe(fds)
 /// A flag set from one thread and read from another.
 final class Flag: @unchecked Sendable {
     private let lock = NSLock()
-    private var value = false
-    func set() { lock.lock(); value = true; lock.unlock() }
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    private var state = false
+    func set() { lock.lock(); state = true; lock.unlock() }
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return state }
+
+    /// An optional number shared between threads.
+    final class Box: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: Double?
+        var value: Double? {
+            get { lock.lock(); defer { lock.unlock() }; return stored }
+            set { lock.lock(); stored = newValue; lock.unlock() }
+        }
+    }
 }
 
 /// Keeps the head and the tail of a stream of bytes, dropping the middle past a cap.

@@ -61,7 +61,7 @@ public struct Grader: Sendable {
                 // TSan reports each pair of stacks once; the same two lines often race from several
                 // pairs of threads. Say it once, and how often.
                 if let index = mine.firstIndex(where: { $0.kind == .race && $0.sameRace(as: finding) }) {
-                    mine[index].repeats += 1
+                    mine[index].absorb(finding)
                 } else {
                     mine.append(finding)
                 }
@@ -207,14 +207,18 @@ public struct Grader: Sendable {
         let during = unfinished.isEmpty ? "" : " during “\(unfinished.joined(separator: "”, “"))”"
         let tail = Self.tail(of: run.output)
         switch run.termination {
-        case let .timedOut(seconds):
+        case let .timedOut(seconds, quiet):
+            let how = quiet.map { "made no progress for \(Int($0)) s" } ?? "did not finish within \(Int(seconds)) s"
             return Finding(kind: .deadlock,
-                           message: "The tests did not finish within \(Int(seconds)) s and were stopped\(during). Something blocks forever or loops without end: a wait nobody signals, `sync` onto the queue that is already running, or a loop whose condition never changes.",
+                           message: "The tests \(how) and were stopped\(during). Something blocks forever or loops without end: a wait nobody signals, `sync` onto the queue that is already running, or a loop whose condition never changes.",
                            detail: tail)
         case let .signaled(signal):
             let trap = Self.crashMessage(in: run.output)
+            let causes = [SIGILL, SIGTRAP].contains(signal)
+                ? " libdispatch or the Swift runtime stopped the program on purpose. Usual causes: `leave()` without a matching `enter()`, `sync` onto the queue the code is already running on, a force-unwrapped nil, an index out of range, an arithmetic overflow."
+                : ""
             return Finding(kind: .crash,
-                           message: "The test process crashed with \(signalName(signal))\(during)" + (trap.map { ": \($0)" } ?? "."),
+                           message: "The test process crashed with \(signalName(signal))\(during)" + (trap.map { ": \($0)." } ?? ".") + causes,
                            detail: tail)
         case let .exited(code):
             let trap = Self.crashMessage(in: run.output)

@@ -9,9 +9,12 @@ import Foundation
 public struct TestRunner: Sendable {
     public var testBinary: URL
     public var grader: Grader
-    /// Seconds a process may take before the watchdog kills its group: base plus per exercise.
-    public var baseTimeLimit: Double = 20
-    public var timeLimitPerExercise: Double = 4
+    /// Seconds a process may take in all before the watchdog kills its group: base plus per exercise.
+    public var baseTimeLimit: Double = 30
+    public var timeLimitPerExercise: Double = 5
+    /// Seconds the event stream may stay unchanged before the run counts as stuck. Every wait in a
+    /// suite is bounded far below this, so a quiet stream means code that never returns.
+    public var quietLimit: Double = 10
 
     public init(testBinary: URL, sources: SourceSet) {
         self.testBinary = testBinary
@@ -48,12 +51,16 @@ public struct TestRunner: Sendable {
         let environment = ["TSAN_OPTIONS": tsanOptions, "SWIFT_BACKTRACE": "enable=no"]
         let limit = baseTimeLimit + timeLimitPerExercise * Double(exercises.count)
 
-        var result = try ChildProcess.run(testBinary.path, arguments, environment: environment, timeLimit: limit)
+        var result = try ChildProcess.run(testBinary.path, arguments, environment: environment,
+                                          timeLimit: limit, idleLimit: (events, quietLimit))
         // Newer kernels randomize memory more than TSan supports; running without ASLR fixes it.
         if result.output.contains("ThreadSanitizer: unexpected memory mapping"), let setarch = Self.setarch {
             try? FileManager.default.removeItem(at: events)
             result = try ChildProcess.run(setarch, [Self.machine, "-R", testBinary.path] + arguments,
-                                          environment: environment, timeLimit: limit)
+                                          environment: environment, timeLimit: limit, idleLimit: (events, quietLimit))
+        }
+        if let keep = ProcessInfo.processInfo.environment["WORKBOOK_KEEP_ARTIFACTS"], !keep.isEmpty {
+            keepArtifacts(folder, result, in: URL(fileURLWithPath: keep), exercises: exercises)
         }
         return RunArtifacts(
             events: EventStream(contentsOf: events),
@@ -61,6 +68,17 @@ public struct TestRunner: Sendable {
             termination: result.termination,
             output: result.output,
             seconds: result.seconds)
+    }
+
+    /// For maintainers recording fixtures: copies a run's raw files (event stream, TSan logs, output,
+    /// how it ended) into a new folder under `destination`.
+    private func keepArtifacts(_ folder: URL, _ result: ChildResult, in destination: URL, exercises: [(chapter: Chapter, exercise: Exercise)]) {
+        let name = exercises.map(\.exercise.id).joined(separator: "+") + "-" + UUID().uuidString.prefix(6)
+        let target = destination.appendingPathComponent(name)
+        try? FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+        try? FileManager.default.copyItem(at: folder, to: target)
+        try? result.output.write(to: target.appendingPathComponent("output.txt"), atomically: true, encoding: .utf8)
+        try? result.termination.description.write(to: target.appendingPathComponent("termination.txt"), atomically: true, encoding: .utf8)
     }
 
     /// llvm-symbolizer next to the toolchain, for file:line in TSan's reports.

@@ -12,6 +12,8 @@ public struct Finding: Sendable, Equatable, Codable {
     public var detail: String?
     /// How many more reports said the same (races reported from several pairs of threads).
     public var repeats = 0
+    /// Other lines of the same file that further reports named.
+    public var otherLines: [Int] = []
 
     public init(kind: FailureKind, message: String, file: String? = nil, line: Int? = nil,
                 test: String? = nil, detail: String? = nil) {
@@ -23,9 +25,18 @@ public struct Finding: Sendable, Equatable, Codable {
         self.detail = detail
     }
 
-    /// `true` when both findings are races at the same place of the same file.
+    /// `true` when both findings are races in the same file.
     func sameRace(as other: Finding) -> Bool {
-        kind == other.kind && file == other.file && line == other.line
+        kind == other.kind && file == other.file
+    }
+
+    /// Folds a further report of the same race into this finding.
+    mutating func absorb(_ other: Finding) {
+        repeats += 1
+        if let line = other.line, line != self.line, !otherLines.contains(line) {
+            otherLines.append(line)
+            otherLines.sort()
+        }
     }
 
     /// "Exercises/Chapter1Latch/CountdownBlock.swift:18", or `nil`.
