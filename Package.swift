@@ -52,7 +52,7 @@ var targets: [Target] = [
         name: "WorkbookKitTests",
         dependencies: ["WorkbookKit"],
         path: "Tests/WorkbookKitTests",
-        resources: [.copy("Fixtures")]
+        exclude: ["Fixtures"]
     ),
 ]
 

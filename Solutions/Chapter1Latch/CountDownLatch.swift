@@ -33,8 +33,9 @@ public final class CountDownLatch {
     public func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
         // `gate.wait` must not be called from several threads at once (dispatch/group.h leaves that
         // undefined), so each waiter gets a semaphore of its own that the open gate signals.
+        // The signal goes through our own queue: a global queue's few threads may all be busy.
         let opened = DispatchSemaphore(value: 0)
-        gate.notify(queue: .global()) { opened.signal() }
+        gate.notify(queue: queue) { opened.signal() }
         return opened.wait(timeout: timeout)
     }
 

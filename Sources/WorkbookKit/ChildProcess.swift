@@ -257,6 +257,9 @@ public final class RunningChildren: @unchecked Sendable {
     func add(_ pid: pid_t) { lock.lock(); groups.insert(pid); lock.unlock() }
     func remove(_ pid: pid_t) { lock.lock(); groups.remove(pid); lock.unlock() }
 
+    /// How many child process groups are running.
+    public var count: Int { lock.lock(); defer { lock.unlock() }; return groups.count }
+
     /// Kills every running child's process group.
     public func killAll() {
         lock.lock(); let all = groups; lock.unlock()

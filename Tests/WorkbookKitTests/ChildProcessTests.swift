@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+@testable import WorkbookKit
+
+// Serialized: the Ctrl-C test kills every running child of this process.
+@Suite("Running children: exit codes, signals, watchdog, output cap", .serialized)
+struct ChildProcessTests {
+    @Test("exit status and signals are told apart")
+    func termination() throws {
+        #expect(try ChildProcess.run("/bin/sh", ["-c", "exit 3"]).termination == .exited(3))
+        #expect(try ChildProcess.run("/bin/sh", ["-c", "kill -ILL $$"]).termination == .signaled(4))
+        #expect(try ChildProcess.run("/bin/sh", ["-c", "echo hi"]).output == "hi\n")
+    }
+
+    @Test("the watchdog kills the whole process group, grandchildren too (fault 4)")
+    func watchdogKillsGroup() throws {
+        let marker = FileManager.default.temporaryDirectory.appendingPathComponent("wb-grandchild-\(UUID().uuidString)")
+        let result = try ChildProcess.run("/bin/sh", ["-c", "sleep 30 & echo $! > \(marker.path); wait"], timeLimit: 1)
+        guard case .timedOut = result.termination else {
+            Issue.record("expected a timeout, got \(result.termination)")
+            return
+        }
+        #expect(result.seconds < 10)
+        let grandchild = try #require(Int32(String(contentsOf: marker, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(isGone(grandchild), "the grandchild outlived the kill")
+        try? FileManager.default.removeItem(at: marker)
+    }
+
+    @Test("a child whose progress file stays quiet is stopped")
+    func quietChild() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("wb-quiet-\(UUID().uuidString)")
+        let result = try ChildProcess.run("/bin/sh", ["-c", "sleep 30"], timeLimit: 60, idleLimit: (file, 0.5))
+        if case let .timedOut(_, quiet) = result.termination {
+            #expect(quiet == 0.5)
+        } else {
+            Issue.record("expected the quiet child to be stopped, got \(result.termination)")
+        }
+        #expect(result.seconds < 10)
+    }
+
+    @Test("huge output is capped, head and tail kept, and never blocks the child (fault 5)")
+    func hugeOutput() throws {
+        let result = try ChildProcess.run("/bin/sh", ["-c", "echo FIRST; head -c 30000000 /dev/zero | tr '\\\\0' x; echo; echo LAST"], timeLimit: 60)
+        #expect(result.termination == .exited(0))
+        #expect(result.outputTruncated)
+        #expect(result.output.utf8.count < ChildProcess.outputCap + 200)
+        #expect(result.output.hasPrefix("FIRST"))
+        #expect(result.output.hasSuffix("LAST\n"))
+        #expect(result.output.contains("bytes of output dropped"))
+    }
+
+    @Test("Ctrl-C's path: killAll ends every running child group at once (fault 7)")
+    func killAll() throws {
+        let ended = DispatchSemaphore(value: 0)
+        let box = ResultBox()
+        Thread {
+            box.result = try? ChildProcess.run("/bin/sh", ["-c", "sleep 30"], timeLimit: 60)
+            ended.signal()
+        }.start()
+        // Wait (bounded) until the child is registered, then do what Ctrl-C does.
+        let deadline = Date().addingTimeInterval(5)
+        while RunningChildren.shared.count == 0 && Date() < deadline { usleep(10_000) }
+        RunningChildren.shared.killAll()
+        #expect(ended.wait(timeout: .now() + 10) == .success, "the child was not ended")
+        #expect(box.result?.termination == .signaled(SIGKILL))
+    }
+}
+
+/// `true` once a process has ended (a zombie nobody reaps counts as ended). Waits up to 5 s.
+private func isGone(_ pid: Int32) -> Bool {
+    let deadline = Date().addingTimeInterval(5)
+    repeat {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else {
+            return kill(pid, 0) == -1
+        }
+        if let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)] == "Z" { return true }
+        usleep(20_000)
+    } while Date() < deadline
+    return false
+}
+
+private final class ResultBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: ChildResult?
+    var result: ChildResult? {
+        get { lock.lock(); defer { lock.unlock() }; return stored }
+        set { lock.lock(); stored = newValue; lock.unlock() }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+@testable import WorkbookKit
+
+/// Recorded real outputs (event streams, TSan logs, build output) under Fixtures/, and the real
+/// workbook they were recorded from.
+enum Fixture {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let workbook: Workbook = {
+        do { return try Workbook(root: packageRoot) } catch { fatalError("the workbook's manifests do not load: \(error)") }
+    }()
+
+    static func text(_ name: String) -> String {
+        (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? ""
+    }
+
+    /// A recorded run: its event stream, TSan log and output, with how it ended.
+    static func run(_ name: String, _ termination: Termination) -> RunArtifacts {
+        RunArtifacts(
+            events: EventStream(jsonLines: text("\(name)/events.jsonl")),
+            reports: TSanReport.parse(text("\(name)/tsan.log")),
+            termination: termination,
+            output: text("\(name)/output.txt"))
+    }
+
+    /// Exercises by id, from the real manifests.
+    static func items(_ ids: String...) -> [(chapter: Chapter, exercise: Exercise)] {
+        ids.map { id in
+            guard let item = workbook.allExercises.first(where: { $0.exercise.id == id }) else {
+                fatalError("no exercise \(id) in the manifests")
+            }
+            return item
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+@testable import WorkbookKit
+
+@Suite("Grading recorded runs")
+struct GraderTests {
+    let grader = Grader(sourceFolder: "Exercises", readSource: { path in
+        path.hasSuffix("CountdownBlock.swift") ? Fixture.text("race-1.1/CountdownBlock.swift.txt") : nil
+    })
+
+    @Test("a race in the learner's file: kind race, their file and line, the variable, both accesses")
+    func race() throws {
+        let outcome = grader.grade(Fixture.items("1.1"), Fixture.run("race-1.1", .exited(66)))
+        let verdict = try #require(outcome.verdicts.first)
+        #expect(verdict.kind == .race)
+        let race = try #require(verdict.findings.first { $0.kind == .race })
+        #expect(race.file == "Exercises/Chapter1Latch/CountdownBlock.swift")
+        #expect(race.line == 18)
+        #expect(race.message.contains("`toComplete`"))
+        #expect(race.message.contains("CountdownBlock.swift:18 (write"))
+        #expect(race.repeats == 1, "two reports of the same race are folded into one finding")
+        #expect(race.detail?.contains("WARNING: ThreadSanitizer") == true)
+        #expect(Selftest.caughtAsExpected(verdict))
+    }
+
+    @Test("a clean run of every solution passes")
+    func clean() {
+        let solutions = Grader(sourceFolder: "Solutions")
+        let items = Fixture.items("1.1", "1.2", "1.3", "5.1", "5.2", "5.3")
+        let outcome = solutions.grade(items, Fixture.run("clean-solutions", .exited(0)))
+        #expect(outcome.isolate.isEmpty)
+        #expect(outcome.verdicts.count == 6)
+        for verdict in outcome.verdicts {
+            #expect(verdict.passed, "\(verdict.exercise.id): \(verdict.findings.map(\.message))")
+            #expect(verdict.testsRun >= 2)
+        }
+    }
+
+    @Test("all six starters in one run: each caught with the kind its manifest names")
+    func starters() {
+        let items = Fixture.items("1.1", "1.2", "1.3", "5.1", "5.2", "5.3")
+        let outcome = grader.grade(items, Fixture.run("starters-ch1-ch5", .exited(66)))
+        #expect(outcome.isolate.isEmpty)
+        for verdict in outcome.verdicts {
+            #expect(Selftest.caughtAsExpected(verdict), "\(verdict.exercise.id) came out as \(String(describing: verdict.kind))")
+        }
+    }
+
+    @Test("a bounded wait that ran out: kind deadlock with the test's sentence")
+    func deadlock() throws {
+        let verdict = try #require(grader.grade(Fixture.items("1.3"), Fixture.run("deadlock-1.3", .exited(1))).verdicts.first)
+        #expect(verdict.kind == .deadlock)
+        #expect(verdict.findings.contains { $0.message.hasPrefix("wait(timeout:)") }, "the marker is stripped, the sentence kept")
+    }
+
+    @Test("a trap (fault 3): alone it is a crash naming the signal and the test it was in")
+    func trapAlone() throws {
+        let verdict = try #require(grader.grade(Fixture.items("5.1"), Fixture.run("trap-5.1", .signaled(4))).verdicts.first)
+        #expect(verdict.kind == .crash)
+        let crash = try #require(verdict.findings.first { $0.kind == .crash })
+        #expect(crash.message.contains("SIGILL"))
+        #expect(crash.message.contains("leave()` without a matching `enter()`"))
+    }
+
+    @Test("a process that died in a batch: settled exercises keep their verdicts, the rest are isolated")
+    func diedInBatch() {
+        let items = Fixture.items("1.1", "1.2", "1.3", "5.1", "5.2", "5.3")
+        let outcome = grader.grade(items, Fixture.run("died-batch", .signaled(4)))
+        #expect(outcome.isolate.contains { $0.exercise.id == "5.1" })
+        #expect(outcome.verdicts.count + outcome.isolate.count == 6)
+        #expect(!outcome.verdicts.contains { $0.findings.contains { $0.kind == .crash } },
+                "no exercise is blamed for a crash it may not have caused")
+    }
+
+    @Test("an endless loop (fault 4): killed by the watchdog, reported as a deadlock of that exercise")
+    func hang() throws {
+        let run = Fixture.run("hang-5.3", .timedOut(seconds: 11, quiet: 10))
+        let verdict = try #require(grader.grade(Fixture.items("5.3"), run).verdicts.first)
+        #expect(verdict.kind == .deadlock)
+        #expect(verdict.findings.contains { $0.message.contains("no progress for 10 s") && $0.message.contains("an empty list completes at once") })
+    }
+
+    @Test("learner output faking passes and JSON events (fault 6) changes nothing: verdicts come from the stream")
+    func fakeOutput() throws {
+        let run = Fixture.run("fake-output-1.2", .exited(1))
+        #expect(run.output.contains("✔ Test \"fake\" passed"), "the recording really holds the fake lines")
+        let verdict = try #require(grader.grade(Fixture.items("1.2"), run).verdicts.first)
+        #expect(!verdict.passed)
+        #expect(verdict.kind == .wrong)
+    }
+
+    @Test("a report naming none of the batch's files: isolate in a batch, say so when alone")
+    func unattributed() throws {
+        let report = TSanReport.parse("""
+        WARNING: ThreadSanitizer: data race (pid=1)
+          Write of size 8 at 0x1 by thread T2:
+            #0 somewhere /elsewhere/Other.swift:3:1 (bin+0x1)
+          Previous read of size 8 at 0x1 by thread T3:
+            #0 somewhere /elsewhere/Other.swift:4:1 (bin+0x1)
+        SUMMARY: ThreadSanitizer: data race /elsewhere/Other.swift:3:1 in somewhere
+        """)
+        var run = Fixture.run("clean-solutions", .exited(66))
+        run.reports = report
+        let both = Grader(sourceFolder: "Solutions").grade(Fixture.items("1.1", "1.2"), run)
+        #expect(both.isolate.count == 2)
+        let alone = try #require(Grader(sourceFolder: "Solutions").grade(Fixture.items("1.1"), run).verdicts.first)
+        #expect(alone.kind == .race)
+        #expect(alone.findings.contains { $0.message.contains("outside CountdownBlock.swift") })
+    }
+
+    @Test("a race on lines inside Mutex.withLock is called a known false alarm, not the learner's race")
+    func mutexFalseAlarm() throws {
+        let source = """
+        import Synchronization
+        final class HitCounter {
+            private let hits = Mutex(0)
+            func increment() {
+                hits.withLock { value in
+                    value += 1
+                }
+            }
+        }
+        """
+        let report = TSanReport.parse("""
+        WARNING: ThreadSanitizer: Swift access race (pid=1)
+          Modifying access of Swift variable at 0x1 by thread T2:
+            #0 inc /w/Exercises/Chapter5BuggyCounter/HitCounter.swift:6:27 (bin+0x1)
+          Previous modifying access of Swift variable at 0x1 by thread T3:
+            #0 inc /w/Exercises/Chapter5BuggyCounter/HitCounter.swift:6:27 (bin+0x1)
+        """)
+        let grader = Grader(sourceFolder: "Exercises", readSource: { _ in source })
+        var run = Fixture.run("clean-solutions", .exited(66))
+        run.reports = report
+        let verdict = try #require(grader.grade(Fixture.items("5.1"), run).verdicts.first)
+        let finding = try #require(verdict.findings.first)
+        #expect(finding.message.contains("false alarm"))
+        #expect(finding.message.contains("Mutex"))
+        #expect(!Grader.isInsideWithLock(line: 3, of: source))
+    }
+
+    @Test("TSan's 'unexpected memory mapping' (fault 9) is said with its fix")
+    func memoryMapping() throws {
+        // The text TSan prints on such kernels (this machine's kernel does not provoke it).
+        let output = "FATAL: ThreadSanitizer: unexpected memory mapping 0x7f2f1c000000-0x7f2f1c200000\n"
+        let run = RunArtifacts(events: EventStream(), reports: [], termination: .exited(66), output: output)
+        let verdict = try #require(grader.grade(Fixture.items("1.1"), run).verdicts.first)
+        let finding = try #require(verdict.findings.first)
+        #expect(finding.message.contains("setarch"))
+        #expect(finding.message.contains("vm.mmap_rnd_bits"))
+    }
+
+    @Test("which variable a line changes")
+    func variableNames() {
+        let source = "a\n        toComplete -= 1\n    self.count = 3\n    foo()"
+        #expect(Grader.variableName(inLine: 2, of: source) == "toComplete")
+        #expect(Grader.variableName(inLine: 3, of: source) == "count")
+        #expect(Grader.variableName(inLine: 4, of: source) == nil)
+    }
+}

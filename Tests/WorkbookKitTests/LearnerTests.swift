@@ -1,0 +1,172 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+@testable import WorkbookKit
+
+@Suite("Manifests, progress state, reset")
+struct LearnerTests {
+    @Test("every chapter's manifest names files that exist, a suite file, and three hints per exercise")
+    func manifests() throws {
+        let workbook = Fixture.workbook
+        #expect(workbook.chapters.count >= 2)
+        #expect(workbook.chapters.map(\.number) == workbook.chapters.map(\.number).sorted())
+        for (chapter, exercise) in workbook.allExercises {
+            let fm = FileManager.default
+            #expect(fm.fileExists(atPath: workbook.exerciseFile(chapter, exercise).path), "\(exercise.id): starter missing")
+            #expect(fm.fileExists(atPath: workbook.solutionFile(chapter, exercise).path), "\(exercise.id): solution missing")
+            #expect(fm.fileExists(atPath: workbook.root.appendingPathComponent("Tests/\(chapter.testModule)/\(exercise.suite).swift").path),
+                    "\(exercise.id): no Tests/\(chapter.testModule)/\(exercise.suite).swift")
+            #expect(exercise.hints.count == 3, "\(exercise.id): \(exercise.hints.count) hints")
+            #expect(!exercise.hints.contains { $0.contains("TODO") }, "\(exercise.id): a hint is a TODO")
+            #expect(exercise.id.hasPrefix("\(chapter.number)."))
+            #expect(exercise.expectedFailure != .compile)
+        }
+        for chapter in workbook.chapters {
+            #expect(FileManager.default.fileExists(atPath: workbook.lessonFile(chapter).path), "\(chapter.name): no lesson")
+        }
+    }
+
+    @Test("names a learner types: 1.1, a chapter number, Chapter1, a file name; unknown names list the known")
+    func names() throws {
+        let workbook = Fixture.workbook
+        #expect(try workbook.select(["1.1"]).map(\.exercise.id) == ["1.1"])
+        #expect(try workbook.select(["1"]).map(\.exercise.id) == ["1.1", "1.2", "1.3"])
+        #expect(try workbook.select(["Chapter1"]).count == 3)
+        #expect(try workbook.select(["chapter1latch"]).count == 3)
+        #expect(try workbook.select(["CountdownBlock.swift"]).map(\.exercise.id) == ["1.1"])
+        #expect(try workbook.select([]).count == workbook.allExercises.count)
+        #expect(throws: WorkbookError.self) { try workbook.select(["9.9"]) }
+        do {
+            _ = try workbook.select(["nope"])
+        } catch {
+            #expect("\(error)".contains("1.1"))
+        }
+    }
+
+    @Test("the state file round-trips, and a damaged or newer one is refused with a plain message")
+    func state() throws {
+        let folder = try temporaryFolder()
+        let file = folder.appendingPathComponent(".workbook-state.json")
+        #expect(try LearnerState.load(from: file) == LearnerState())
+        var state = LearnerState()
+        state.done = ["1.1", "5.2"]
+        state.hintsShown = ["1.1": 2]
+        state.starterCommit = String(repeating: "a", count: 40)
+        try state.save(to: file)
+        #expect(try LearnerState.load(from: file) == state)
+
+        try "{ not json".write(to: file, atomically: true, encoding: .utf8)
+        #expect(throws: WorkbookError.self) { try LearnerState.load(from: file) }
+        try #"{"version": 99, "done": [], "hintsShown": {}}"#.write(to: file, atomically: true, encoding: .utf8)
+        #expect(throws: WorkbookError.self) { try LearnerState.load(from: file) }
+    }
+
+    @Test("reset never loses the learner's work (fault 8): backup first, then the starter")
+    func reset() throws {
+        let root = try temporaryFolder()
+        let chapterFolder = root.appendingPathComponent("Exercises/Chapter9Demo")
+        try FileManager.default.createDirectory(at: chapterFolder, withIntermediateDirectories: true)
+        try "// swift-tools-version:6.0\n".write(to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try #"{"number": 9, "title": "Demo", "summary": "s", "exercises": [{"id": "9.1", "title": "t", "file": "Demo.swift", "suite": "Exercise9_1Tests", "expectedFailure": "race", "hints": ["a", "b", "c"]}]}"#
+            .write(to: chapterFolder.appendingPathComponent("chapter.json"), atomically: true, encoding: .utf8)
+        let file = chapterFolder.appendingPathComponent("Demo.swift")
+        try "let starter = 1\n".write(to: file, atomically: true, encoding: .utf8)
+        try git(root, "init", "-q")
+        try git(root, "add", "-A")
+        try git(root, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qm", "starters")
+
+        let workbook = try Workbook(root: root)
+        let starters = Starters(workbook: workbook)
+        let commit = try #require(starters.currentCommit())
+        let (chapter, exercise) = try workbook.exercise(named: "9.1")
+
+        #expect(try starters.reset(chapter, exercise, commit: commit) == .unchanged)
+
+        try "let mine = 2 // an hour of work\n".write(to: file, atomically: true, encoding: .utf8)
+        // The learner commits their work: reset still restores the starter of the recorded commit.
+        try git(root, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qam", "mine")
+        guard case let .restored(backup) = try starters.reset(chapter, exercise, commit: commit) else {
+            Issue.record("the file was not restored")
+            return
+        }
+        #expect(try String(contentsOf: backup, encoding: .utf8) == "let mine = 2 // an hour of work\n")
+        #expect(try String(contentsOf: file, encoding: .utf8) == "let starter = 1\n")
+
+        #expect(throws: WorkbookError.self) {
+            try starters.reset(chapter, exercise, commit: String(repeating: "0", count: 40))
+        }
+        #expect(try String(contentsOf: file, encoding: .utf8) == "let starter = 1\n", "a failed reset changes nothing")
+    }
+
+    private func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wb-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    private func git(_ root: URL, _ arguments: String...) throws {
+        let result = try ChildProcess.run("git", ["-C", root.path] + arguments, timeLimit: 30)
+        guard result.termination == .exited(0) else {
+            throw WorkbookError.toolFailed("git \(arguments.joined(separator: " ")): \(result.output)")
+        }
+    }
+}
+
+@Suite("Reports for machines and people")
+struct ReportTests {
+    func sampleReport() -> CheckReport {
+        let items = Fixture.items("1.1", "1.2")
+        var passed = CheckReport.Result(chapter: items[0].chapter, exercise: items[0].exercise)
+        passed.runs = [ExerciseVerdict(chapter: items[0].chapter, exercise: items[0].exercise, findings: [], testsRun: 3, testsFailed: 0, seconds: 1)]
+        var failed = CheckReport.Result(chapter: items[1].chapter, exercise: items[1].exercise)
+        failed.runs = [ExerciseVerdict(
+            chapter: items[1].chapter, exercise: items[1].exercise,
+            findings: [Finding(kind: .race, message: "Two threads changed `x` <at> the same time & more",
+                               file: "Exercises/Chapter1Latch/AnimationLatch.swift", line: 20,
+                               detail: String(repeating: "r", count: 2_000))],
+            testsRun: 3, testsFailed: 1, seconds: 1)]
+        return CheckReport(results: [passed, failed], runs: 1, buildSeconds: 1, seconds: 2)
+    }
+
+    @Test("--json: Exercism results v3 shape with chapter, exercise, kind and location; output ≤ 500")
+    func json() throws {
+        let data = sampleReport().exercismJSON()
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(root["version"] as? Int == 3)
+        #expect(root["status"] as? String == "fail")
+        let tests = try #require(root["tests"] as? [[String: Any]])
+        #expect(tests.count == 2)
+        #expect(tests[0]["status"] as? String == "pass")
+        #expect(tests[0]["task_id"] as? String == "1.1")
+        #expect(tests[1]["status"] as? String == "fail")
+        #expect(tests[1]["kind"] as? String == "race")
+        #expect(tests[1]["location"] as? String == "Exercises/Chapter1Latch/AnimationLatch.swift:20")
+        #expect(tests[1]["chapter"] as? Int == 1)
+        #expect((tests[1]["output"] as? String)?.count == 500)
+    }
+
+    @Test("--junit: well-formed XML with one failure, special characters escaped")
+    func junit() throws {
+        let xml = sampleReport().junitXML()
+        #expect(xml.contains(#"tests="2" failures="1""#))
+        #expect(xml.contains("&lt;at&gt;") && xml.contains("&amp; more"))
+        let document = try XMLDocument(xmlString: xml)
+        #expect(try document.nodes(forXPath: "//testcase").count == 2)
+        #expect(try document.nodes(forXPath: "//failure").count == 1)
+    }
+
+    @Test("the text report: ✔/✘ per exercise, the reason, the learner's file:line; no colour when plain")
+    func text() {
+        let text = sampleReport().rendered(style: .plain, verbose: false, workbook: Fixture.workbook)
+        #expect(text.contains("✔ 1.1"))
+        #expect(text.contains("✘ 1.2"))
+        #expect(text.contains("data race"))
+        #expect(text.contains("at Exercises/Chapter1Latch/AnimationLatch.swift:20"))
+        #expect(!text.contains("\u{1B}["))
+        #expect(!text.contains("rrrrrrrr"), "raw reports only with --verbose")
+        #expect(sampleReport().rendered(style: .plain, verbose: true, workbook: Fixture.workbook).contains("rrrrrrrr"))
+        #expect(text.contains("1 of 2 exercises pass."))
+    }
+}
