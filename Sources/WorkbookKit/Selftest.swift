@@ -23,11 +23,15 @@ public struct Selftest: Sendable {
     public var runs: Int
     public var chapters: [Chapter]
     public var progress: @Sendable (String) -> Void
+    /// Whether to run the end-to-end fault drill (see ``FaultDrill``).
+    public var drill: Bool
 
-    public init(workbook: Workbook, runs: Int, chapters: [Chapter]? = nil, progress: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(workbook: Workbook, runs: Int, chapters: [Chapter]? = nil, drill: Bool = true,
+                progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.workbook = workbook
         self.runs = runs
         self.chapters = chapters ?? workbook.chapters
+        self.drill = drill
         self.progress = progress
     }
 
@@ -40,13 +44,15 @@ public struct Selftest: Sendable {
         public var unitTestFailures: [String]
         /// Chapters that did not compile (from Exercises or Solutions).
         public var buildProblems: [String]
+        /// The fault drill's expectations (empty when it was skipped).
+        public var drill: [FaultDrill.Outcome] = []
         public var seconds: Double
 
         public var passedCount: Int {
             rows.reduce(0) { $0 + ($1.starterCaught == runs ? 1 : 0) + ($1.solutionClean == runs ? 1 : 0) }
-                + (unitTestsPassed ? 1 : 0)
+                + (unitTestsPassed ? 1 : 0) + drill.filter(\.held).count
         }
-        public var failedCount: Int { rows.count * 2 + 1 - passedCount + buildProblems.count }
+        public var failedCount: Int { rows.count * 2 + 1 + drill.count - passedCount + buildProblems.count }
         public var succeeded: Bool { failedCount == 0 }
     }
 
@@ -104,8 +110,9 @@ public struct Selftest: Sendable {
                 }
             }
         }
+        let drillOutcomes = drill ? try FaultDrill(workbook: workbook, progress: progress).run() : []
         return Report(rows: rows, runs: runs, unitTestsPassed: unitPassed, unitTestFailures: unitFailures,
-                      buildProblems: problems, seconds: Date().timeIntervalSince(start))
+                      buildProblems: problems, drill: drillOutcomes, seconds: Date().timeIntervalSince(start))
     }
 
     /// A starter is caught as expected when its first failure is the manifest's kind — and, for a

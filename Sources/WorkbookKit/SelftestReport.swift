@@ -32,6 +32,15 @@ extension Selftest.Report {
         lines.append((unitTestsPassed ? style.pass : style.fail) + " grading engine unit tests")
         for failure in unitTestFailures.prefix(20) { lines.append(style.red("    \(failure)")) }
         for problem in buildProblems { lines.append(style.fail + " " + problem) }
+        if !drill.isEmpty {
+            lines.append("")
+            lines.append(style.bold("Fault drill") + style.dim(" (a copy of the package with faulty exercises swapped in, graded by `check`)"))
+            for outcome in drill {
+                let mark = outcome.held ? style.pass : style.fail
+                let actual = outcome.held ? "" : style.red(" — got \(outcome.actual)")
+                lines.append("\(mark) \(pad(outcome.expected, 14))\(outcome.fault)\(actual)")
+            }
+        }
         lines.append("")
         lines.append(String(format: "Took %.0f s.", seconds))
         lines.append("\(passedCount) passed, \(failedCount) failed")

@@ -12,11 +12,16 @@ extension Command {
         times. Passes only if every solution passes with no TSan report in every run and every starter
         fails in every run with the failure kind its chapter.json names, in its own file.
 
+        Then a fault drill: a copy of the package with faulty exercises swapped in (a solution, a
+        trap, an endless loop, a flood of fake output, a compile error) is graded as `check` would,
+        and every verdict must be the expected one.
+
         OPTIONS:
           --runs N    runs of every suite (default 5)
+          --no-drill  skip the fault drill
           -h, --help  show this help
         """,
-        options: [],
+        options: ["--no-drill"],
         valued: ["--runs"],
         run: { options in
             let workbook = try currentWorkbook()
@@ -27,7 +32,7 @@ extension Command {
                 }
                 return chapter
             }
-            let report = try Selftest(workbook: workbook, runs: runs, chapters: chapters, progress: progressLine).run()
+            let report = try Selftest(workbook: workbook, runs: runs, chapters: chapters, drill: !options.has("--no-drill"), progress: progressLine).run()
             print(report.rendered(style: .automatic))
             return report.succeeded ? 0 : 1
         })

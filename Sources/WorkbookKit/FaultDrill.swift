@@ -1,0 +1,115 @@
+import Foundation
+
+/// An end-to-end test of the grader against the faults learner code can throw at it.
+///
+/// Copies the package into a scratch folder, swaps the fault files of
+/// `Tests/WorkbookKitTests/Fixtures/drill/` in over some starters (see the README there), grades the
+/// copy with ``Checker`` exactly as `workbook check` does, and compares every verdict with the
+/// expected one.
+public struct FaultDrill: Sendable {
+    public var workbook: Workbook
+    public var progress: @Sendable (String) -> Void
+
+    public init(workbook: Workbook, progress: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.workbook = workbook
+        self.progress = progress
+    }
+
+    /// One expectation of the drill and whether it held.
+    public struct Outcome: Sendable {
+        public var fault: String
+        public var expected: String
+        public var actual: String
+        public var held: Bool
+    }
+
+    /// Runs the drill; needs Chapters 1 and 5 (and uses one more chapter for the compile fault).
+    public func run() throws -> [Outcome] {
+        guard let one = workbook.chapters.first(where: { $0.number == 1 }),
+              let five = workbook.chapters.first(where: { $0.number == 5 }) else {
+            return [Outcome(fault: "fault drill", expected: "Chapters 1 and 5", actual: "missing", held: false)]
+        }
+        let other = workbook.chapters.first { ![1, 5].contains($0.number) }
+        let copy = workbook.root.appendingPathComponent(".build-selftest-drill/package")
+        try prepareCopy(at: copy)
+
+        let drill = workbook.root.appendingPathComponent("Tests/WorkbookKitTests/Fixtures/drill")
+        func swap(_ fixture: String?, over chapter: Chapter, _ exercise: Exercise) throws {
+            let target = copy.appendingPathComponent("Exercises/\(chapter.name)/\(exercise.file)")
+            let source = fixture.map { drill.appendingPathComponent($0) }
+                ?? workbook.solutionFile(chapter, exercise)
+            try replaceIfChanged(target, with: Data(contentsOf: source))
+        }
+        try swap(nil, over: one, one.exercises[0])
+        try swap("Trap.swift", over: five, five.exercises[0])
+        try swap("LoudFake.swift", over: five, five.exercises[1])
+        try swap("EndlessLoop.swift", over: five, five.exercises[2])
+        if let other { try swap("DoesNotCompile.swift", over: other, other.exercises[0]) }
+
+        let copied = try Workbook(root: copy)
+        let chapters = copied.chapters.filter { [1, 5, other?.number].contains($0.number) }
+        progress("Fault drill: grading a copy with a solution, a trap, an endless loop, a flood of fake output\(other.map { " and a compile error in \($0.shortName)" } ?? "")…")
+        let report = try Checker(workbook: copied, scratchPath: workbook.root.appendingPathComponent(".build-selftest-drill/build"))
+            .check(chapters.flatMap { chapter in chapter.exercises.map { (chapter: chapter, exercise: $0) } })
+
+        func verdict(_ id: String) -> String {
+            guard let result = report.results.first(where: { $0.exercise.id == id }) else { return "not graded" }
+            return result.passed ? "pass" : (result.kind?.rawValue ?? "fail")
+        }
+        var outcomes: [Outcome] = []
+        func expect(_ fault: String, _ id: String, _ expected: String) {
+            let actual = verdict(id)
+            outcomes.append(Outcome(fault: fault, expected: "\(id) \(expected)", actual: "\(id) \(actual)", held: actual == expected))
+        }
+        expect("a solution copied over its exercise flips it to ✔", one.exercises[0].id, "pass")
+        for exercise in one.exercises.dropFirst() {
+            expect("the chapter's other starters stay caught", exercise.id, exercise.expectedFailure.rawValue)
+        }
+        expect("a trap: that exercise is a crash, the rest graded", five.exercises[0].id, "crash")
+        expect("megabytes of fake passes and events: verdict from the event stream", five.exercises[1].id, "race")
+        expect("an endless loop: stopped by the watchdog", five.exercises[2].id, "deadlock")
+        if let other {
+            for exercise in other.exercises {
+                expect("a chapter that does not compile: reported, others graded", exercise.id, "compile")
+            }
+        }
+        return outcomes
+    }
+
+    /// Mirrors the package's sources into `copy`, touching only files whose bytes changed, so that
+    /// the copy's build stays incremental from one self-test to the next.
+    private func prepareCopy(at copy: URL) throws {
+        let fm = FileManager.default
+        for folder in ["Sources", "Tests", "Exercises", "Solutions"] {
+            let source = workbook.root.appendingPathComponent(folder)
+            let target = copy.appendingPathComponent(folder)
+            let wanted = Self.files(under: source)
+            for relative in wanted {
+                let destination = target.appendingPathComponent(relative)
+                try fm.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try replaceIfChanged(destination, with: Data(contentsOf: source.appendingPathComponent(relative)))
+            }
+            for stale in Set(Self.files(under: target)).subtracting(wanted) {
+                try fm.removeItem(at: target.appendingPathComponent(stale))
+            }
+        }
+        try replaceIfChanged(copy.appendingPathComponent("Package.swift"),
+                             with: Data(contentsOf: workbook.root.appendingPathComponent("Package.swift")))
+    }
+
+    /// Regular files under `folder`, as paths relative to it.
+    private static func files(under folder: URL) -> [String] {
+        let base = folder.standardizedFileURL.path + "/"
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        return walker.compactMap { item in
+            guard let url = item as? URL, (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { return nil }
+            let path = url.standardizedFileURL.path
+            return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : nil
+        }
+    }
+
+    private func replaceIfChanged(_ file: URL, with data: Data) throws {
+        if (try? Data(contentsOf: file)) == data { return }
+        try data.write(to: file, options: .atomic)
+    }
+}

@@ -1,0 +1,4 @@
+// Fault drill: a learner's edit that does not compile.
+public func brokenOnPurpose() -> Int {
+    return undefinedNameInTheDrill
+}
