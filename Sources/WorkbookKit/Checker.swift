@@ -9,7 +9,9 @@ public struct Checker: Sendable {
 
     public init(workbook: Workbook, scratchPath: URL? = nil, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.workbook = workbook
-        self.scratchPath = scratchPath ?? workbook.root.appendingPathComponent(".build-check")
+        // WORKBOOK_CHECK_SCRATCH moves the build elsewhere (the benchmark uses it for cold builds).
+        let fromEnvironment = ProcessInfo.processInfo.environment["WORKBOOK_CHECK_SCRATCH"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+        self.scratchPath = scratchPath ?? fromEnvironment ?? workbook.root.appendingPathComponent(".build-check")
         self.progress = progress
     }
 
