@@ -1,0 +1,45 @@
+import Dispatch
+
+/// An episode in the list the server returns.
+public struct Podcast: Equatable, Sendable {
+    public var title: String
+
+    public init(title: String) {
+        self.title = title
+    }
+}
+
+/// The server call being guarded. It calls back once, on any thread, maybe before it returns.
+public protocol AudioAPI {
+    func fetchList(_ completion: @escaping ([Podcast]) -> Void)
+}
+
+/// Fetches the podcast list, one request at a time.
+///
+/// The semaphore counts free request slots, and there is exactly one: it starts at 1, a request
+/// takes the slot with `wait()` and its answer gives it back with `signal()`. The waiting happens
+/// on a private serial queue, so callers return at once and requests start in the order they were
+/// asked for.
+public final class AudioService {
+    private let api: AudioAPI
+    private let queue = DispatchQueue(label: "workbook.audio-service")
+    /// One free slot: the first request goes straight through, the next waits for its answer.
+    private let requestSlot = DispatchSemaphore(value: 1)
+
+    public init(api: AudioAPI) {
+        self.api = api
+    }
+
+    /// Asks the server for the list once no other request is in flight, and calls `completion`
+    /// with the answer, on the thread the answer arrives on. Returns at once.
+    public func fetchAudioList(completion: @escaping ([Podcast]) -> Void) {
+        queue.async { [self] in
+            requestSlot.wait()  // blocks the private queue, never the caller
+            api.fetchList { [requestSlot] podcasts in
+                // Free the slot first, so the next request is not held up by this caller's code.
+                requestSlot.signal()
+                completion(podcasts)
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Dispatch
+
+/// Something that can be shown as a modal and says when it has been dismissed.
+public protocol ModalPresentable: AnyObject {
+    /// Set by whoever presents the modal; the modal calls it once, when it has been dismissed.
+    var dismissAction: (() -> Void)? { get set }
+}
+
+/// The screen that shows modals. Call it on the UI queue only.
+public protocol ModalScreen: AnyObject {
+    func present(_ modal: ModalPresentable)
+}
+
+/// Shows modals one at a time, in the order they were asked for.
+///
+/// A private serial queue keeps the requests in order, and a semaphore with one free place stands
+/// for "the screen is free": the queue takes the place before it schedules a modal, and the modal
+/// gives it back from its `dismissAction`. Only the private queue ever waits; neither the caller of
+/// ``present(_:)`` nor the UI queue is blocked.
+public final class ModalPresenter {
+    private let screen: ModalScreen
+    private let ui: DispatchQueue
+    private let queue = DispatchQueue(label: "workbook.modal-presenter")
+    /// One modal may be on screen at a time: one free place at the start.
+    private let screenIsFree = DispatchSemaphore(value: 1)
+
+    /// - Parameters:
+    ///   - screen: where the modals are shown.
+    ///   - ui: the queue `screen` must be called on.
+    public init(screen: ModalScreen, ui: DispatchQueue) {
+        self.screen = screen
+        self.ui = ui
+    }
+
+    /// Shows `modal` once every modal asked for before it has been dismissed. Returns at once.
+    ///
+    /// The modal must call its `dismissAction` exactly once; until it does, no other modal is shown.
+    public func present(_ modal: ModalPresentable) {
+        queue.async { [self] in
+            // Blocks this private queue — and so every later request behind it — until the
+            // modal on screen gives the place back.
+            screenIsFree.wait()
+            ui.async { [self, screenIsFree] in
+                // Set before presenting: a modal may be dismissed as soon as it is shown.
+                modal.dismissAction = { screenIsFree.signal() }
+                screen.present(modal)
+            }
+        }
+    }
+}

@@ -1,0 +1,353 @@
+import Chapter3Semaphores
+import Dispatch
+import Foundation
+import Testing
+import WorkbookTestSupport
+
+// Fakes for Chapter 3. Each one keeps its books under an `NSCondition` (a lock TSan understands),
+// so that a report always points at the learner's code, and each one lets the test wait for "the
+// n-th thing has happened" with a bound, without consuming anything.
+//
+// Their answers come from private *serial* queues. Those get a thread of their own whenever they
+// need one, while the global concurrent queues (and Swift Testing's own threads, which our blocking
+// tests occupy) are limited to one thread per core: on this 2-core machine, work sent to a global
+// queue can wait a whole second for a thread.
+//
+// One rule shapes them all: a semaphore must not be released while fewer places are free than it
+// was created with — libdispatch traps ("Semaphore object deallocated while in use"). So every
+// piece of held work is finished before a test ends (`finishAll()` / `answerAll()` in a `defer`),
+// and whatever the fakes call back is called on their own queues, never on the test's thread,
+// so that learner code that blocks cannot block the test.
+
+/// A bookkeeping lock with a bounded "wait until" on top.
+class Books: @unchecked Sendable {
+    let condition = NSCondition()
+
+    /// Runs `body` under the lock and wakes everyone waiting in ``waitUntil(seconds:_:)``.
+    func update<T>(_ body: () -> T) -> T {
+        condition.lock()
+        defer { condition.broadcast(); condition.unlock() }
+        return body()
+    }
+
+    /// Reads under the lock.
+    func read<T>(_ body: () -> T) -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return body()
+    }
+
+    /// Waits up to `seconds` for `isTrue` to hold; returns whether it does.
+    func waitUntil(seconds: Double, _ isTrue: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while !isTrue() {
+            if !condition.wait(until: deadline) { return isTrue() }
+        }
+        return true
+    }
+}
+
+// MARK: - 3.1
+
+/// A modal that remembers the `dismissAction` it was given and can be dismissed by the test.
+final class FakeModal: ModalPresentable, @unchecked Sendable {
+    let name: String
+    private let lock = NSLock()
+    private var action: (() -> Void)?
+
+    init(_ name: String) { self.name = name }
+
+    var dismissAction: (() -> Void)? {
+        get { lock.lock(); defer { lock.unlock() }; return action }
+        set { lock.lock(); defer { lock.unlock() }; action = newValue }
+    }
+}
+
+/// When a ``FakeScreen`` dismisses what it shows.
+enum DismissStyle: String, CaseIterable, CustomTestStringConvertible {
+    /// Only when the test says so.
+    case byTest
+    /// Inside `present`, before it returns — a modal the user closes at once.
+    case immediately
+    /// Later, in a separate block on the UI queue.
+    case soon
+
+    var testDescription: String { rawValue }
+}
+
+/// A screen that records what it shows, on which queue, and how many modals were up at once.
+final class FakeScreen: Books, ModalScreen {
+    private let ui: TestQueue
+    private var style: DismissStyle
+    private var shown: [String] = []
+    private var onScreen: [FakeModal] = []
+    private var peak = 0
+    private var offQueue: [String] = []
+    private var withoutAction: [String] = []
+
+    init(ui: TestQueue, dismiss style: DismissStyle = .byTest) {
+        self.ui = ui
+        self.style = style
+    }
+
+    func present(_ modal: ModalPresentable) {
+        let modal = modal as! FakeModal
+        let onUI = ui.isCurrent
+        let style = update { () -> DismissStyle in
+            shown.append(modal.name)
+            if !onUI { offQueue.append(modal.name) }
+            onScreen.append(modal)
+            peak = max(peak, onScreen.count)
+            return self.style
+        }
+        switch style {
+        case .byTest: break
+        case .immediately: if takeOff(modal) { callDismissAction(of: modal) }
+        case .soon: dismiss(modal)
+        }
+    }
+
+    /// Takes `modal` off the screen and calls its `dismissAction` in a new block on the UI queue,
+    /// as a tap on "Close" would. Does nothing if `modal` is not on screen.
+    func dismiss(_ modal: FakeModal) {
+        guard takeOff(modal) else { return }
+        let modal = Unchecked(modal)
+        ui.queue.async { [self] in callDismissAction(of: modal.value) }
+    }
+
+    /// Dismisses what is on screen now and whatever is shown from now on. Call it in a `defer`,
+    /// so that no presenter is left waiting and no semaphore is released while in use.
+    func dismissEverythingFromNowOn() {
+        let up = update { () -> [FakeModal] in
+            style = .immediately
+            return onScreen
+        }
+        for modal in up { dismiss(modal) }
+    }
+
+    private func takeOff(_ modal: FakeModal) -> Bool {
+        update { () -> Bool in
+            guard let index = onScreen.firstIndex(where: { $0 === modal }) else { return false }
+            onScreen.remove(at: index)
+            return true
+        }
+    }
+
+    private func callDismissAction(of modal: FakeModal) {
+        guard let action = modal.dismissAction else {
+            update { withoutAction.append(modal.name) }
+            return
+        }
+        action()
+    }
+
+    /// Waits up to `seconds` until `count` modals have been shown in all.
+    func waitUntilShown(_ count: Int, seconds: Double = 2) -> Bool {
+        waitUntil(seconds: seconds) { shown.count >= count }
+    }
+
+    /// The names of the modals shown so far, in order.
+    var shownNames: [String] { read { shown } }
+    /// The most modals that were on screen at the same moment.
+    var mostAtOnce: Int { read { peak } }
+    /// Modals presented somewhere other than the UI queue.
+    var shownOffTheUIQueue: [String] { read { offQueue } }
+    /// Modals dismissed while they had no `dismissAction`.
+    var dismissedWithoutAction: [String] { read { withoutAction } }
+}
+
+// MARK: - 3.2
+
+/// How a ``FakeAudioAPI`` answers.
+enum AnswerStyle: String, CaseIterable, CustomTestStringConvertible {
+    /// Before `fetchList` returns, on the calling thread.
+    case synchronous
+    /// Soon, from another thread.
+    case later
+    /// Only when the test says so (``FakeAudioAPI/answerOldest()``), from another thread.
+    case held
+
+    var testDescription: String { rawValue }
+}
+
+/// A server whose n-th request answers `[Podcast(title: "Episode n")]`, and which counts how many
+/// requests were in flight at once.
+final class FakeAudioAPI: Books, AudioAPI {
+    private var style: AnswerStyle
+    private let network = DispatchQueue(label: "workbook.fake-network")
+    private var started = 0
+    private var inFlight = 0
+    private var peak = 0
+    private var waiting: [@Sendable () -> Void] = []
+
+    init(answers style: AnswerStyle) { self.style = style }
+
+    func fetchList(_ completion: @escaping ([Podcast]) -> Void) {
+        let completion = Unchecked(completion)
+        // Counting the request and parking its answer happen under one lock, so that a test that
+        // sees "request n has started" always finds its answer parked.
+        let (answer, style) = update { () -> (@Sendable () -> Void, AnswerStyle) in
+            started += 1
+            inFlight += 1
+            peak = max(peak, inFlight)
+            let number = started
+            let answer: @Sendable () -> Void = { [self] in
+                // The request is over before its completion runs, which may start the next one.
+                update { inFlight -= 1 }
+                completion.value([Podcast(title: "Episode \(number)")])
+            }
+            if self.style == .held { waiting.append(answer) }
+            return (answer, self.style)
+        }
+        switch style {
+        case .synchronous: answer()
+        case .later: network.async(execute: answer)
+        case .held: break  // parked above, until the test answers it
+        }
+    }
+
+    /// Answers the oldest held request, from another thread. Returns `false` if none was held.
+    @discardableResult
+    func answerOldest() -> Bool {
+        guard let answer = update({ waiting.isEmpty ? nil : waiting.removeFirst() }) else { return false }
+        network.async(execute: answer)
+        return true
+    }
+
+    /// Answers every held request, and every later one at once. Call it in a `defer`.
+    func answerAll() {
+        let all = update { () -> [@Sendable () -> Void] in
+            style = .later
+            defer { waiting = [] }
+            return waiting
+        }
+        for answer in all { network.async(execute: answer) }
+    }
+
+    /// Waits up to `seconds` until `count` requests have reached the server in all.
+    func waitUntilStarted(_ count: Int, seconds: Double = 2) -> Bool {
+        waitUntil(seconds: seconds) { started >= count }
+    }
+
+    /// How many requests reached the server.
+    var requests: Int { read { started } }
+    /// The most requests that were in flight at the same moment.
+    var mostInFlight: Int { read { peak } }
+}
+
+// MARK: - 3.3
+
+/// Jobs for a ``DownloadLimiter`` that record when they start and how many run at once.
+final class FakeJobs: Books {
+    private var style: AnswerStyle
+    private let network = DispatchQueue(label: "workbook.fake-downloads")
+    private var startOrder: [Int] = []
+    private var running = 0
+    private var peak = 0
+    private var waiting: [@Sendable () -> Void] = []
+
+    init(finish style: AnswerStyle) { self.style = style }
+
+    /// A job named `id`. It finishes (calls `done`) in this fake's style.
+    func job(_ id: Int) -> (@escaping () -> Void) -> Void {
+        { [self] done in
+            let done = Unchecked(done)
+            let finish: @Sendable () -> Void = { [self] in
+                update { running -= 1 }
+                done.value()
+            }
+            // Recording the start and parking the job happen under one lock, so that a test that
+            // sees "job n has started" always finds it parked.
+            let style = update { () -> AnswerStyle in
+                startOrder.append(id)
+                running += 1
+                peak = max(peak, running)
+                if self.style == .held { waiting.append(finish) }
+                return self.style
+            }
+            switch style {
+            case .synchronous: finish()
+            case .later: network.async(execute: finish)
+            case .held: break  // parked above, until the test finishes it
+            }
+        }
+    }
+
+    /// Finishes the job that started first among those still held, from another thread.
+    @discardableResult
+    func finishOldest() -> Bool {
+        guard let finish = update({ waiting.isEmpty ? nil : waiting.removeFirst() }) else { return false }
+        network.async(execute: finish)
+        return true
+    }
+
+    /// Finishes every held job, and every later one at once. Call it in a `defer`.
+    func finishAll() {
+        let all = update { () -> [@Sendable () -> Void] in
+            style = .later
+            defer { waiting = [] }
+            return waiting
+        }
+        for finish in all { network.async(execute: finish) }
+    }
+
+    /// Waits up to `seconds` until `count` jobs have started in all.
+    func waitUntilStarted(_ count: Int, seconds: Double = 2) -> Bool {
+        waitUntil(seconds: seconds) { startOrder.count >= count }
+    }
+
+    /// Waits up to `seconds` until every started job has finished and `count` have started.
+    func waitUntilFinished(_ count: Int, seconds: Double = 2) -> Bool {
+        waitUntil(seconds: seconds) { startOrder.count >= count && running == 0 }
+    }
+
+    /// The ids of the jobs in the order they started.
+    var started: [Int] { read { startOrder } }
+    /// The most jobs that were between their start and their `done()` at the same moment.
+    var mostAtOnce: Int { read { peak } }
+}
+
+// MARK: - Counting callbacks
+
+/// Counts callbacks and lets the test wait, with a bound, until a number of them have come.
+final class Arrivals<Element>: Books, @unchecked Sendable {
+    private var items: [Element] = []
+
+    func append(_ item: Element) { update { items.append(item) } }
+
+    /// Waits up to `seconds` for `count` arrivals; on timeout records a deadlock-kind failure that
+    /// says `what` did not happen and returns `false`.
+    @discardableResult
+    func wait(
+        for count: Int, _ what: String, seconds: Double = 2,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Bool {
+        if waitUntil(seconds: seconds, { items.count >= count }) { return true }
+        let arrived = read { items.count }
+        recordTimeout("\(what) (\(arrived) of \(count) arrived)", sourceLocation: sourceLocation)
+        return false
+    }
+
+    var all: [Element] { read { items } }
+}
+
+// MARK: - Calls that must not block
+
+/// Calls `body` on a new thread and waits up to `seconds` for it to return. A call that blocks
+/// becomes a deadlock-kind failure saying `what` did not happen, instead of a hung test: the
+/// test's own thread is never the one left waiting.
+@discardableResult
+func callOnAnotherThread(
+    _ what: String, seconds: Double = 2,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping @Sendable () -> Void
+) -> Bool {
+    let returned = Signal()
+    startThread {
+        body()
+        returned.fire()
+    }
+    return returned.wait(what, seconds: seconds, sourceLocation: sourceLocation)
+}
