@@ -144,7 +144,7 @@ public struct Grader: Sendable {
                 let writes = report.accesses.filter(\.isWrite).count
                 let verb = writes == report.accesses.count ? "changed" : (writes == 0 ? "read" : "used (at least one of them changing)")
                 let places = accesses.map { access, line in
-                    "\(item.exercise.file)\(line.map { ":\($0)" } ?? "") (\(access.isWrite ? "write" : "read"), \(Self.threadKind(access.thread)))"
+                    "\(item.exercise.file)\(line.map { ":\($0)" } ?? "") (\(access.isWrite ? "write" : "read"), \(Self.describeThread(access.thread, report)))"
                 }
                 let list = places.isEmpty ? "" : ": " + places.joined(separator: " and ")
                 message = "Two threads \(verb) \(what) at the same time\(list). Nothing orders these accesses — protect them with one serial queue, a lock, or another synchronization the lesson shows."
@@ -158,8 +158,9 @@ public struct Grader: Sendable {
         "/\(sourceFolder)/\(item.chapter.name)/\(item.exercise.file)"
     }
 
-    static func threadKind(_ thread: String) -> String {
-        thread == "main thread" ? "the main thread" : "thread \(thread)"
+    static func describeThread(_ thread: String, _ report: TSanReport) -> String {
+        if thread == "main thread" { return "the main thread" }
+        return report.threadKinds[thread].map { "thread \(thread), \($0)" } ?? "thread \(thread)"
     }
 
     /// The variable a line assigns or reads, as a best guess: `toComplete -= 1` → `toComplete`.

@@ -26,6 +26,8 @@ public struct TSanReport: Sendable, Equatable {
     public var accesses: [Access]
     /// Every frame of the report, accesses and allocation and thread creation alike.
     public var allFrames: [Frame]
+    /// What started each thread the report names ("T5": "a test thread", "a GCD worker thread").
+    public var threadKinds: [String: String]
     /// The report's text as TSan printed it.
     public var raw: String
 
@@ -70,21 +72,33 @@ public struct TSanReport: Sendable, Equatable {
 
         var accesses: [Access] = []
         var allFrames: [Frame] = []
+        var threadKinds: [String: String] = [:]
         var inAccess = false
+        var creating: String?
         for line in lines[header...] {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if let access = Self.accessHeader(trimmed) {
                 accesses.append(access)
                 inAccess = true
+                creating = nil
             } else if let frame = Self.frame(trimmed) {
                 allFrames.append(frame)
                 if inAccess { accesses[accesses.count - 1].frames.append(frame) }
-            } else if trimmed.isEmpty || !trimmed.hasPrefix("#") {
+                if let thread = creating, threadKinds[thread] == nil, let kind = Self.threadKind(creatorFrame: frame) {
+                    threadKinds[thread] = kind
+                }
+            } else {
                 inAccess = false
+                creating = nil
+                // "Thread T6 'name' (tid=…, running) created by thread T2 at:"
+                if trimmed.hasPrefix("Thread T"), trimmed.contains("created by") {
+                    creating = trimmed.split(separator: " ").dropFirst().first.map(String.init)
+                }
             }
         }
         self.accesses = accesses
         self.allFrames = allFrames
+        self.threadKinds = threadKinds
     }
 
     /// "Write of size 8 at 0x… by thread T5:", "Previous read of size 8 … by main thread:",
@@ -121,6 +135,15 @@ public struct TSanReport: Sendable, Equatable {
         if pieces.count >= 3, let value = Int(pieces[2]) { column = value }
         if pieces.count >= 2, lineNumber == nil { file = location }
         return Frame(symbol: symbol, file: file, line: lineNumber, column: column)
+    }
+
+    /// What kind of thread a creation stack starts: Foundation's `Thread` (the tests' own threads)
+    /// or libdispatch's worker pool.
+    static func threadKind(creatorFrame frame: Frame) -> String? {
+        if frame.symbol.contains("_CFThreadCreate") || frame.symbol.contains("Foundation6Thread") { return "a test thread" }
+        if frame.symbol.contains("dispatch") { return "a GCD worker thread" }
+        if frame.symbol.contains("pthread_create") { return nil }
+        return nil
     }
 
     /// The "SUMMARY:" line, if the report has one.

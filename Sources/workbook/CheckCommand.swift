@@ -36,7 +36,9 @@ extension Command {
                 FileHandle.standardOutput.write(report.exercismJSON())
                 print("")
             } else {
-                print(report.rendered(style: .automatic, verbose: options.has("--verbose"), workbook: context.workbook))
+                let text = report.rendered(style: .automatic, verbose: options.has("--verbose"), workbook: context.workbook)
+                // Raw TSan reports name functions by mangled symbols; make them readable.
+                print(options.has("--verbose") ? Demangler.demangle(text) : text)
                 if let next = context.next, !report.passed {
                     print("Next: \(next.exercise.id) \(next.exercise.title) — Exercises/\(next.chapter.name)/\(next.exercise.file)")
                 }

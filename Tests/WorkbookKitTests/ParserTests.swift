@@ -61,6 +61,9 @@ struct ParserTests {
         let learner = report.allFrames.filter { $0.file?.hasSuffix("Exercises/Chapter1Latch/CountdownBlock.swift") == true }
         #expect(learner.contains { $0.line == 18 })
         #expect(report.summaryLine?.hasPrefix("SUMMARY: ThreadSanitizer") == true)
+        for access in report.accesses {
+            #expect(report.threadKinds[access.thread] == "a test thread", "\(access.thread) was started by the test's start gate")
+        }
     }
 
     @Test("frame lines in every shape TSan prints")
