@@ -1,0 +1,57 @@
+import Dispatch
+
+/// The server API that knows who your friends are.
+public protocol FriendService {
+    /// Calls `completion` once with the names of your friends, on any thread.
+    func getMyFriends(_ completion: @escaping ([String]) -> Void)
+}
+
+/// The server API that counts your steps.
+public protocol StepsService {
+    /// Calls `completion` once with today's step count, on any thread.
+    func getUserSteps(_ completion: @escaping (Int) -> Void)
+}
+
+/// What the watch shows: both answers, together.
+public struct ApplicationContext: Equatable {
+    public var friends: [String]
+    public var steps: Int
+
+    public init(friends: [String], steps: Int) {
+        self.friends = friends
+        self.steps = steps
+    }
+}
+
+/// Asks `friends` and `steps` at the same time and calls `completion` once, on `queue`, with
+/// both answers.
+public func fetchApplicationContext(
+    friends: FriendService,
+    steps: StepsService,
+    queue: DispatchQueue,
+    completion: @escaping (ApplicationContext) -> Void
+) {
+    let group = DispatchGroup()
+    // One variable per answer, each written by exactly one callback: the two callbacks may run
+    // on two threads at the same moment, but they never touch the same memory.
+    var friendNames: [String] = []
+    var stepCount = 0
+
+    group.enter()
+    friends.getMyFriends { names in
+        friendNames = names
+        group.leave()
+    }
+
+    group.enter()
+    steps.getUserSteps { count in
+        stepCount = count
+        group.leave()
+    }
+
+    // The notify block runs after the last leave(), and what each callback wrote before its
+    // leave() is visible here. Only now are the two answers read — and combined.
+    group.notify(queue: queue) {
+        completion(ApplicationContext(friends: friendNames, steps: stepCount))
+    }
+}

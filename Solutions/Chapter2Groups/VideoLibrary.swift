@@ -1,0 +1,54 @@
+import Dispatch
+import Foundation
+
+/// A place where videos can be found: the media library, the photo library, the app bundle…
+public protocol AssetSource {
+    /// Reports the URL of each video through `found`, then calls `done` exactly once: with `nil`
+    /// after the last URL, or with the error that stopped it (a source that fails reports no URLs).
+    ///
+    /// `found` and `done` may be called on any thread, even on several threads at once, but every
+    /// `found` call happens before `done`.
+    func enumerate(_ found: @escaping (URL) -> Void, done: @escaping (Error?) -> Void)
+}
+
+/// Collects the videos of several sources.
+public final class VideoLibrary {
+    private let sources: [AssetSource]
+    // Every append happens on this serial queue, one at a time.
+    private let itemsQueue = DispatchQueue(label: "workbook.video-library.items")
+
+    public init(sources: [AssetSource]) {
+        self.sources = sources
+    }
+
+    /// Asks every source for its videos and calls `completion` once, on `queue`, with all of them.
+    ///
+    /// A source that fails contributes no URLs, but still counts as finished.
+    public func load(queue: DispatchQueue, completion: @escaping ([URL]) -> Void) {
+        let group = DispatchGroup()
+        var urls: [URL] = []
+
+        for source in sources {
+            group.enter()  // this source is still enumerating
+            source.enumerate({ url in
+                // The append is work too, and it finishes later, on another queue: the group
+                // must count it, or `notify` fires while URLs are still waiting to be appended.
+                // Entering here is in time: the source has not called `done` yet, so its own
+                // enter() keeps the group from emptying.
+                group.enter()
+                self.itemsQueue.async {
+                    urls.append(url)
+                    group.leave()
+                }
+            }, done: { _ in
+                group.leave()  // this source has finished (or failed)
+            })
+        }
+
+        // Runs once every source is done *and* every append has run; the last leave() orders
+        // all the appends before this read.
+        group.notify(queue: queue) {
+            completion(urls)
+        }
+    }
+}
