@@ -1,0 +1,32 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Lets two threads take turns without telling the Thread Sanitizer.
+///
+/// Whose turn it is lives in a *relaxed* atomic, which orders nothing for the sanitizer. Code run
+/// in turns never overlaps in time, so a racy starter cannot corrupt memory (a `Dictionary`
+/// written while another thread reads it can crash the process before any report is written);
+/// yet the sanitizer still sees two unordered accesses and reports them — unless the learner's own
+/// synchronization, a queue, orders them. (Chapter-specific; WorkbookTestSupport has no such tool.)
+@available(macOS 15.0, *)
+final class Turns: Sendable {
+    private let turn = Atomic<Int>(0)
+
+    init() {}
+
+    /// Waits until it is turn `number`; `false` if it did not come within `seconds`.
+    func wait(for number: Int, seconds: Double = 2) -> Bool {
+        let deadline = DispatchTime.now() + seconds
+        while turn.load(ordering: .relaxed) != number {
+            if DispatchTime.now() > deadline { return false }
+            sched_yield()
+        }
+        return true
+    }
+
+    /// Hands the turn on: the thread waiting for `number` may go.
+    func pass(to number: Int) {
+        turn.store(number, ordering: .relaxed)
+    }
+}
