@@ -142,7 +142,7 @@ public struct Selftest: Sendable {
              "--event-stream-output-path", events.path, "--event-stream-version", "6.3"],
             environment: ["SWIFT_BACKTRACE": "enable=no",
                           "WORKBOOK_ROOT": workbook.root.path,
-                          "TSAN_OPTIONS": "log_path=\(folder.path)/tsan"],
+                          "TSAN_OPTIONS": "log_path=\(folder.path)/tsan atexit_sleep_ms=0"],
             timeLimit: 600)
         let stream = EventStream(contentsOf: events)
         var failures = stream.issues.map { issue in "\(stream.names[issue.testID] ?? issue.testID): \(issue.summary)" }

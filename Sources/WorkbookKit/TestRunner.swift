@@ -46,7 +46,8 @@ public struct TestRunner: Sendable {
         for item in exercises {
             arguments += ["--filter", "\(item.chapter.testModule)\\.\(item.exercise.suite)(/|$)"]
         }
-        var tsanOptions = "log_path=\(folder.path)/tsan halt_on_error=0 history_size=4"
+        // atexit_sleep_ms=0: TSan otherwise sleeps a second at every exit (exit-test children too).
+        var tsanOptions = "log_path=\(folder.path)/tsan halt_on_error=0 history_size=4 atexit_sleep_ms=0"
         if let symbolizer = Self.symbolizer { tsanOptions += " external_symbolizer_path=\(symbolizer)" }
         let environment = ["TSAN_OPTIONS": tsanOptions, "SWIFT_BACKTRACE": "enable=no"]
         let limit = baseTimeLimit + timeLimitPerExercise * Double(exercises.count)
