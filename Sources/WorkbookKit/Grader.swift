@@ -231,6 +231,9 @@ public struct Grader: Sendable {
 
     /// The most telling line of a crash: libdispatch's "BUG IN CLIENT", Swift's "Fatal error", a trap.
     static func crashMessage(in output: String) -> String? {
+        if output.contains("ThreadSanitizer:DEADLYSIGNAL") {
+            return "a memory access went wrong (SEGV) — what a data race on an Array or a Dictionary often ends in"
+        }
         let needles = ["dispatch_sync called on queue already owned by current thread",
                        "Unbalanced call to dispatch_group_leave()",
                        "BUG IN CLIENT OF LIBDISPATCH", "Fatal error:", "Precondition failed",

@@ -157,3 +157,20 @@ struct GraderTests {
         #expect(Grader.variableName(inLine: 4, of: source) == nil)
     }
 }
+
+@Suite("Grading a batch that a racy Dictionary crashed")
+struct SegvBatchTests {
+    @Test("exit 66 before the run ended: unfinished exercises isolated; alone, the race still outranks the crash")
+    func segv() throws {
+        let grader = Grader(sourceFolder: "Exercises")
+        let all = Fixture.workbook.allExercises
+        let run = Fixture.run("segv-batch", .exited(66))
+        let outcome = grader.grade(all, run)
+        #expect(Set(outcome.isolate.map(\.exercise.id)) == ["3.2", "4.3"])
+        #expect(outcome.verdicts.allSatisfy(Selftest.caughtAsExpected), "the settled starters keep their verdicts")
+
+        let alone = try #require(grader.grade(Fixture.items("4.3"), run).verdicts.first)
+        #expect(alone.kind == .race)
+        #expect(alone.findings.contains { $0.kind == .crash && $0.message.contains("SEGV") })
+    }
+}
