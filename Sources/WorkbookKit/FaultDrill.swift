@@ -73,7 +73,76 @@ public struct FaultDrill: Sendable {
                 expect("a chapter that does not compile: reported, others graded", exercise.id, "compile")
             }
         }
+        if let executable = workbookExecutable {
+            outcomes.append(interrupt(executable, copy: copy))
+        }
         return outcomes
+    }
+
+    /// The `workbook` executable to drive for the Ctrl-C fault, when running inside it.
+    public var workbookExecutable: URL?
+
+    /// Ctrl-C during `check`: starts `workbook check` on the copy, presses Ctrl-C (SIGINT) once its
+    /// test binary runs, and demands exit status 130, no test process left behind, and a state file
+    /// that still reads.
+    func interrupt(_ executable: URL, copy: URL) -> Outcome {
+        let fault = "Ctrl-C during check: children ended, no orphans, state intact"
+        func outcome(_ actual: String) -> Outcome {
+            Outcome(fault: fault, expected: "exit 130", actual: actual, held: actual == "exit 130")
+        }
+        #if os(Linux)
+        let scratch = workbook.root.appendingPathComponent(".build-selftest-drill/build")
+        let binary = scratch.appendingPathComponent("debug/DispatchWorkbookPackageTests.xctest").path
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["check", "5"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["WORKBOOK_ROOT"] = copy.path
+        environment["WORKBOOK_CHECK_SCRATCH"] = scratch.path
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return outcome("could not start workbook: \(error)") }
+
+        let started = Date()
+        while Self.processes(running: binary).isEmpty {
+            guard process.isRunning, Date().timeIntervalSince(started) < 120 else {
+                process.terminate()
+                return outcome("the test binary never started")
+            }
+            usleep(50_000)
+        }
+        process.interrupt()
+        let deadline = Date().addingTimeInterval(15)
+        while process.isRunning && Date() < deadline { usleep(50_000) }
+        guard !process.isRunning else {
+            process.terminate()
+            return outcome("workbook did not stop within 15 s of Ctrl-C")
+        }
+        let leftBehind = Self.processes(running: binary)
+        guard leftBehind.isEmpty else { return outcome("left \(leftBehind.count) test process(es) running") }
+        do {
+            _ = try LearnerState.load(from: copy.appendingPathComponent(".workbook-state.json"))
+        } catch {
+            return outcome("the state file no longer reads: \(error)")
+        }
+        return outcome("exit \(process.terminationStatus)")
+        #else
+        return Outcome(fault: fault, expected: "exit 130", actual: "exit 130 (not checked on this platform)", held: true)
+        #endif
+    }
+
+    /// Live processes whose command line starts with `path` (read from /proc).
+    static func processes(running path: String) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry in
+            guard let pid = Int32(entry),
+                  let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+                  let first = data.split(separator: 0).first,
+                  String(decoding: first, as: UTF8.self) == path else { return nil }
+            return pid
+        }
     }
 
     /// Mirrors the package's sources into `copy`, touching only files whose bytes changed, so that

@@ -25,6 +25,8 @@ public struct Selftest: Sendable {
     public var progress: @Sendable (String) -> Void
     /// Whether to run the end-to-end fault drill (see ``FaultDrill``).
     public var drill: Bool
+    /// The `workbook` executable, for the drill's Ctrl-C test; `nil` skips that test.
+    public var workbookExecutable: URL?
 
     public init(workbook: Workbook, runs: Int, chapters: [Chapter]? = nil, drill: Bool = true,
                 progress: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -110,7 +112,9 @@ public struct Selftest: Sendable {
                 }
             }
         }
-        let drillOutcomes = drill ? try FaultDrill(workbook: workbook, progress: progress).run() : []
+        var faultDrill = FaultDrill(workbook: workbook, progress: progress)
+        faultDrill.workbookExecutable = workbookExecutable
+        let drillOutcomes = drill ? try faultDrill.run() : []
         return Report(rows: rows, runs: runs, unitTestsPassed: unitPassed, unitTestFailures: unitFailures,
                       buildProblems: problems, drill: drillOutcomes, seconds: Date().timeIntervalSince(start))
     }

@@ -32,7 +32,9 @@ extension Command {
                 }
                 return chapter
             }
-            let report = try Selftest(workbook: workbook, runs: runs, chapters: chapters, drill: !options.has("--no-drill"), progress: progressLine).run()
+            var selftest = Selftest(workbook: workbook, runs: runs, chapters: chapters, drill: !options.has("--no-drill"), progress: progressLine)
+            selftest.workbookExecutable = Bundle.main.executableURL
+            let report = try selftest.run()
             print(report.rendered(style: .automatic))
             return report.succeeded ? 0 : 1
         })
