@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import WorkbookTestSupport
 
 // Helpers for tests whose code may trap or hang: they run it in the child process of an exit test,
 //
@@ -8,7 +7,6 @@ import WorkbookTestSupport
 //     judgeChild(result, "doing this", ifItCrashed: "the likely cause")
 //
 // so that a trap in learner code fails one test instead of ending the whole test run.
-// (Chapter-specific: nothing in WorkbookTestSupport does this yet.)
 
 /// Exit codes with which a child process tells its parent how it ended.
 ///
@@ -17,13 +15,13 @@ import WorkbookTestSupport
 /// result back, and ``judgeChild(_:_:ifItCrashed:sourceLocation:)`` alone decides what it means.
 /// (`#expect(processExitsWith: .success)` returns `nil` when the child crashes, and says only
 /// "Expectation failed".)
-enum ChildExit {
+public enum ChildExit {
     /// The work finished and its result was right.
-    static let passed: Int32 = 40
+    public static let passed: Int32 = 40
     /// The work finished, but its result was wrong; standard output says how.
-    static let wrong: Int32 = 41
+    public static let wrong: Int32 = 41
     /// The work did not finish within its bound.
-    static let hung: Int32 = 42
+    public static let hung: Int32 = 42
 }
 
 /// Runs `work` on a new thread of the child process and waits for it, at most `seconds`.
@@ -32,7 +30,7 @@ enum ChildExit {
 /// saying what is wrong. The child then ends with ``ChildExit/passed`` or ``ChildExit/wrong``; a
 /// hang ends it with ``ChildExit/hung`` (an exit test has no time limit of its own), and a trap
 /// with its signal.
-func runInChild(seconds: Double = 2, _ work: @escaping @Sendable () -> String?) -> Never {
+public func runInChild(seconds: Double = 2, _ work: @escaping @Sendable () -> String?) -> Never {
     let problems = Tally<String>()
     let finished = Signal()
     startThread {
@@ -58,7 +56,7 @@ private func leaveChild(_ code: Int32, _ message: String) -> Never {
 /// - Parameters:
 ///   - what: what the child did, as a phrase ("recording 7 events into a log of capacity 3").
 ///   - ifItCrashed: the likely cause of a trap, and where to look.
-func judgeChild(
+public func judgeChild(
     _ result: ExitTest.Result?, _ what: String, ifItCrashed: String,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
