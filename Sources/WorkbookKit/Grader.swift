@@ -75,12 +75,12 @@ public struct Grader: Sendable {
             findings[item.exercise.id, default: []].append(Finding(
                 kind: issue.kind,
                 message: Self.strippingMarker(issue.summary),
-                file: issue.file.map(relative), line: issue.line,
+                file: issue.file.map(relativePath), line: issue.line,
                 test: run.events.names[issue.testID],
                 detail: issue.messages.joined(separator: "\n")))
         }
 
-        let processDied = !run.events.runEnded || run.termination != .exited(run.termination.exitCode ?? -1)
+        let processDied = !run.events.runEnded || run.termination.exitCode == nil
         var verdicts: [ExerciseVerdict] = []
         var isolate: [(chapter: Chapter, exercise: Exercise)] = []
         for item in batch {
@@ -282,15 +282,6 @@ public struct Grader: Sendable {
             let prefix = "\(item.chapter.testModule).\(item.exercise.suite)"
             return testID == prefix || testID.hasPrefix(prefix + "/") || testID.hasPrefix(prefix + ".")
         }
-    }
-
-    private func relative(_ path: String) -> String {
-        for folder in ["/Tests/", "/Exercises/", "/Solutions/"] {
-            if let range = path.range(of: folder, options: .backwards) {
-                return String(folder.dropFirst()) + path[range.upperBound...]
-            }
-        }
-        return path
     }
 }
 
