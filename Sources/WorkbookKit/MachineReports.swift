@@ -3,7 +3,7 @@ import Foundation
 extension CheckReport {
     /// Exercism's `results.json` (version 3) shape, extended with the workbook's fields: one test per
     /// exercise, `task_id` = exercise id, plus `chapter`, `exercise`, `kind` and `file:line`.
-    public func exercismJSON() -> Data {
+    public func exercismJSON(frozenChanges: [String] = []) -> Data {
         let tests: [[String: Any]] = results.map { result in
             var test: [String: Any] = [
                 "name": "\(result.exercise.id) \(result.exercise.title)",
@@ -32,6 +32,8 @@ extension CheckReport {
         if !passed {
             root["message"] = "\(results.filter(\.passed).count) of \(results.count) exercises pass."
         }
+        // Edits to the tests or the package make every verdict suspect; a teacher should see them.
+        root["frozen_files_changed"] = frozenChanges
         return (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])) ?? Data()
     }
 

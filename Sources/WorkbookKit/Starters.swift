@@ -60,4 +60,21 @@ public struct Starters: Sendable {
         formatter.dateFormat = "yyyyMMdd-HHmmss-SSS"
         return formatter.string(from: date)
     }
+
+    /// Files the learner is not meant to edit — the tests, the test support, the manifest of the
+    /// package, the solutions — that differ from `commit` (or are new). A grade is only as
+    /// trustworthy as the tests that gave it, so `check` says when these changed.
+    public func frozenChanges(since commit: String) -> [String] {
+        let frozen = ["Tests", "Package.swift", "Solutions", "Sources"]
+        var changed: [String] = []
+        if let diff = try? ChildProcess.run("git", ["-C", workbook.root.path, "diff", "--name-only", commit, "--"] + frozen, timeLimit: 30),
+           diff.termination == .exited(0) {
+            changed += diff.output.split(separator: "\n").map(String.init)
+        }
+        if let untracked = try? ChildProcess.run("git", ["-C", workbook.root.path, "ls-files", "--others", "--exclude-standard", "--"] + frozen, timeLimit: 30),
+           untracked.termination == .exited(0) {
+            changed += untracked.output.split(separator: "\n").map(String.init)
+        }
+        return Array(Set(changed)).sorted()
+    }
 }

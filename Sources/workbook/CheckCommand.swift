@@ -25,6 +25,13 @@ extension Command {
             let items = try context.workbook.select(options.positional)
             let runs = try options.count("--runs", default: 1)
             let report = try Checker(workbook: context.workbook, progress: progressLine).check(items, runs: runs)
+            let frozen = context.state.starterCommit.map { Starters(workbook: context.workbook).frozenChanges(since: $0) } ?? []
+            if !frozen.isEmpty {
+                FileHandle.standardError.write(Data((Style.automaticError.yellow(
+                    "Warning: files outside Exercises/ changed since the workbook was set up, so these verdicts may not mean what they say: "
+                        + frozen.prefix(5).joined(separator: ", ") + (frozen.count > 5 ? ", …" : "")
+                        + ". Only the files in Exercises/ are yours to edit.") + "\n").utf8))
+            }
             for result in report.results {
                 if result.passed { context.state.done.insert(result.exercise.id) } else { context.state.done.remove(result.exercise.id) }
             }
@@ -33,7 +40,7 @@ extension Command {
                 try report.junitXML().write(toFile: path, atomically: true, encoding: .utf8)
             }
             if options.has("--json") {
-                FileHandle.standardOutput.write(report.exercismJSON())
+                FileHandle.standardOutput.write(report.exercismJSON(frozenChanges: frozen))
                 print("")
             } else {
                 let text = report.rendered(style: .automatic, verbose: options.has("--verbose"), workbook: context.workbook)

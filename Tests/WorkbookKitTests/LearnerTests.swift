@@ -63,7 +63,7 @@ struct LearnerTests {
         #expect(throws: WorkbookError.self) { try LearnerState.load(from: file) }
     }
 
-    @Test("reset never loses the learner's work (fault 8): backup first, then the starter")
+    @Test("reset never loses the learner's work (fault 8): backup first, then the starter; frozen files are watched")
     func reset() throws {
         let root = try temporaryFolder()
         let chapterFolder = root.appendingPathComponent("Exercises/Chapter9Demo")
@@ -97,6 +97,13 @@ struct LearnerTests {
         #expect(throws: WorkbookError.self) {
             try starters.reset(chapter, exercise, commit: String(repeating: "0", count: 40))
         }
+
+        // Edits outside Exercises/ are named; edits inside are the learner's own business.
+        #expect(starters.frozenChanges(since: commit).isEmpty)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("Tests"), withIntermediateDirectories: true)
+        try "// weakened".write(to: root.appendingPathComponent("Tests/Sneaky.swift"), atomically: true, encoding: .utf8)
+        try "// swift-tools-version:6.0\n// edited\n".write(to: root.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        #expect(starters.frozenChanges(since: commit) == ["Package.swift", "Tests/Sneaky.swift"])
         #expect(try String(contentsOf: file, encoding: .utf8) == "let starter = 1\n", "a failed reset changes nothing")
     }
 
