@@ -19,7 +19,8 @@ extension Command {
             print(style.bold("Dispatch Workbook") + " — \(done) of \(all.count) exercises done")
             for chapter in context.workbook.chapters {
                 print("")
-                print(style.bold("Chapter \(chapter.number) — \(chapter.title)") + style.dim("  \(chapter.summary)"))
+                print(style.bold("Chapter \(chapter.number) — \(chapter.title)"))
+                print(style.dim(wrap(chapter.summary, indent: "  ")))
                 for exercise in chapter.exercises {
                     let mark = context.state.done.contains(exercise.id) ? style.pass : style.dim("·")
                     print("  \(mark) \(exercise.id) \(exercise.title)")
