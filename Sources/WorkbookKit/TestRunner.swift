@@ -26,9 +26,10 @@ public struct TestRunner: Sendable {
         guard !exercises.isEmpty else { return [] }
         let artifacts = try runOnce(exercises)
         let outcome = grader.grade(exercises, artifacts)
-        var verdicts = outcome.verdicts
+        var verdicts = exercises.count == 1 ? locatingCrashes(outcome.verdicts, artifacts, exercises[0]) : outcome.verdicts
         for item in outcome.isolate {
-            verdicts += grader.grade([item], try runOnce([item])).verdicts
+            let run = try runOnce([item])
+            verdicts += locatingCrashes(grader.grade([item], run).verdicts, run, item)
         }
         return exercises.compactMap { item in verdicts.first { $0.exercise.id == item.exercise.id } }
     }
@@ -69,6 +70,26 @@ public struct TestRunner: Sendable {
             termination: result.termination,
             output: result.output,
             seconds: result.seconds)
+    }
+
+    /// When a process that ran only `item` was killed by a signal, finds where (see ``crashStack(_:)``).
+    private func locatingCrashes(_ verdicts: [ExerciseVerdict], _ run: RunArtifacts,
+                                 _ item: (chapter: Chapter, exercise: Exercise)) -> [ExerciseVerdict] {
+        guard case .signaled = run.termination, verdicts.contains(where: { $0.kind == .crash }),
+              let stack = crashStack(item) else { return verdicts }
+        return verdicts.map { $0.locatingCrash(stack) }
+    }
+
+    /// Runs a crashed exercise once more under gdb, when gdb is installed, to find where it crashed.
+    func crashStack(_ item: (chapter: Chapter, exercise: Exercise)) -> CrashStack? {
+        guard let gdb = findInPath("gdb") else { return nil }
+        let arguments = ["-q", "-batch", "-ex", "run", "-ex", "bt", "--args", testBinary.path,
+                         "--testing-library", "swift-testing",
+                         "--filter", "\(item.chapter.testModule)\\.\(item.exercise.suite)(/|$)"]
+        let environment = ["TSAN_OPTIONS": "atexit_sleep_ms=0 log_path=/dev/null", "SWIFT_BACKTRACE": "enable=no"]
+        guard let result = try? ChildProcess.run(gdb, arguments, environment: environment, timeLimit: 60) else { return nil }
+        return CrashStack(gdbOutput: result.output,
+                          learnerFileSuffix: "/\(grader.sourceFolder)/\(item.chapter.name)/\(item.exercise.file)")
     }
 
     /// For maintainers recording fixtures: copies a run's raw files (event stream, TSan logs, output,

@@ -70,4 +70,19 @@ public struct ExerciseVerdict: Sendable, Equatable {
 
     /// The kind a learner must deal with first (compile, then crash, deadlock, race, wrong).
     public var kind: FailureKind? { passed ? nil : (findings.map(\.kind).min() ?? .wrong) }
+
+    /// The same verdict with its crash finding pointed at the learner's line and the trapping call.
+    func locatingCrash(_ stack: CrashStack) -> ExerciseVerdict {
+        var copy = self
+        guard let index = copy.findings.firstIndex(where: { $0.kind == .crash }) else { return self }
+        if let file = stack.file {
+            copy.findings[index].file = relativePath(file)
+            copy.findings[index].line = stack.line
+        }
+        if let reason = stack.reason {
+            let where_ = stack.line.map { " at line \($0) of \(exercise.file)" } ?? ""
+            copy.findings[index].message = "The test process crashed\(where_): \(reason)."
+        }
+        return copy
+    }
 }

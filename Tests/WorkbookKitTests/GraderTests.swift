@@ -174,3 +174,29 @@ struct SegvBatchTests {
         #expect(alone.findings.contains { $0.kind == .crash && $0.message.contains("SEGV") })
     }
 }
+
+@Suite("Locating a crash from a debugger's backtrace")
+struct CrashStackTests {
+    @Test("gdb's backtrace of the drill's trap: the learner's line and the unbalanced leave()")
+    func trap() throws {
+        let stack = try #require(CrashStack(
+            gdbOutput: Fixture.text("trap-5.1/gdb-backtrace.txt"),
+            learnerFileSuffix: "/Exercises/Chapter5BuggyCounter/HitCounter.swift"))
+        #expect(stack.signal == "SIGILL")
+        #expect(stack.line == 12)
+        #expect(stack.reason?.contains("Unbalanced call to dispatch_group_leave()") == true)
+
+        let item = Fixture.items("5.1")[0]
+        let crashed = ExerciseVerdict(chapter: item.chapter, exercise: item.exercise,
+                                      findings: [Finding(kind: .crash, message: "The test process crashed with SIGILL.")],
+                                      testsRun: 0, testsFailed: 0)
+        let located = crashed.locatingCrash(stack)
+        #expect(located.findings[0].location == "Exercises/Chapter5BuggyCounter/HitCounter.swift:12")
+        #expect(located.findings[0].message.contains("at line 12 of HitCounter.swift"))
+    }
+
+    @Test("no signal in the output: nothing to say")
+    func noCrash() {
+        #expect(CrashStack(gdbOutput: "[Inferior 1 (process 1) exited with code 01]", learnerFileSuffix: "/x.swift") == nil)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Where a crash happened, read from a debugger's backtrace of the crashing thread.
+///
+/// libdispatch on Linux traps without printing why, and the Swift backtracer cannot run under TSan,
+/// so a crashed exercise is run once more under gdb (when it is installed) to find the learner's
+/// line and the library call that stopped the program.
+public struct CrashStack: Sendable, Equatable {
+    /// "SIGILL", …
+    public var signal: String?
+    /// The learner's file and line nearest the top of the crashing stack.
+    public var file: String?
+    public var line: Int?
+    /// What the library call that trapped means, in plain words, when it is a known one.
+    public var reason: String?
+
+    /// Parses `gdb -batch -ex run -ex bt` output for the exercise file `suffix`
+    /// (e.g. `/Exercises/Chapter5BuggyCounter/HitCounter.swift`).
+    public init?(gdbOutput: String, learnerFileSuffix suffix: String) {
+        let lines = gdbOutput.split(separator: "\n").map(String.init)
+        guard let signalLine = lines.first(where: { $0.contains("received signal SIG") }) else { return nil }
+        signal = signalLine.range(of: "SIG[A-Z]+", options: .regularExpression).map { String(signalLine[$0]) }
+        let frames = lines.filter { $0.hasPrefix("#") }
+        for frame in frames {
+            guard let at = frame.range(of: " at ", options: .backwards) else { continue }
+            let location = frame[at.upperBound...]
+            let parts = location.split(separator: ":")
+            guard parts.count >= 2, parts[0].hasSuffix(suffix), let number = Int(parts[1]) else { continue }
+            file = String(parts[0])
+            line = number
+            break
+        }
+        let known: [(String, String)] = [
+            ("dispatch_group_leave", "libdispatch stopped an unbalanced `leave()` — a `leave()` without its `enter()` (\"Unbalanced call to dispatch_group_leave()\")"),
+            ("__DISPATCH_WAIT_FOR_QUEUE__", "libdispatch stopped a `sync` onto the queue this code is already running on (\"dispatch_sync called on queue already owned by current thread\")"),
+            ("_dispatch_sync_f_slow", "libdispatch stopped a `sync` onto the queue this code is already running on (\"dispatch_sync called on queue already owned by current thread\")"),
+            ("_dispatch_semaphore_dispose", "libdispatch stopped a semaphore being freed while a place was still taken (its value was below the value it started with)"),
+            ("dispatch_group_dispose", "libdispatch stopped a group being freed while work had entered and not left"),
+            ("_assertionFailure", "a Swift runtime check failed (a force-unwrapped nil, an index out of range, an overflow, or a precondition)"),
+        ]
+        reason = frames.prefix(6).lazy.compactMap { frame in known.first { frame.contains($0.0) }?.1 }.first
+        if file == nil && reason == nil { return nil }
+    }
+}
