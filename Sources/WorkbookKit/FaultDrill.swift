@@ -66,6 +66,16 @@ public struct FaultDrill: Sendable {
             expect("the chapter's other starters stay caught", exercise.id, exercise.expectedFailure.rawValue)
         }
         expect("a trap: that exercise is a crash, the rest graded", five.exercises[0].id, "crash")
+        if findInPath("gdb") != nil {
+            // The trap's own line, found in the fixture, is where the crash must be placed.
+            let trap = (try? String(contentsOf: drill.appendingPathComponent("Trap.swift"), encoding: .utf8)) ?? ""
+            let line = trap.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(".leave()") }.map { $0 + 1 }
+            let expected = "\(five.exercises[0].file):\(line.map(String.init) ?? "?")"
+            let finding = report.results.first { $0.exercise.id == five.exercises[0].id }?.findings.first { $0.kind == .crash }
+            let actual = finding?.location.map { ($0 as NSString).lastPathComponent } ?? "no location"
+            outcomes.append(Outcome(fault: "a trap is placed at the learner's line (gdb)", expected: expected,
+                                    actual: actual, held: actual == expected))
+        }
         expect("megabytes of fake passes and events: verdict from the event stream", five.exercises[1].id, "race")
         expect("an endless loop: stopped by the watchdog", five.exercises[2].id, "deadlock")
         if let other {
