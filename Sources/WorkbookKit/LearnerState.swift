@@ -16,6 +16,13 @@ public struct LearnerState: Codable, Sendable, Equatable {
 
     public init() {}
 
+    /// Marks every exercise a check graded as done or not done.
+    public mutating func record(_ report: CheckReport) {
+        for result in report.results {
+            if result.passed { done.insert(result.exercise.id) } else { done.remove(result.exercise.id) }
+        }
+    }
+
     /// Reads the state file; a missing file is a fresh state.
     public static func load(from url: URL) throws -> LearnerState {
         guard FileManager.default.fileExists(atPath: url.path) else { return LearnerState() }

@@ -136,24 +136,15 @@ public struct Selftest: Sendable {
     }
 
     private func runUnitTests(_ binary: URL) throws -> (Bool, [String]) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-unit-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let events = folder.appendingPathComponent("events.jsonl")
-        let result = try ChildProcess.run(
-            binary.path,
-            ["--testing-library", "swift-testing", "--filter", "WorkbookKitTests",
-             "--event-stream-output-path", events.path, "--event-stream-version", "6.3"],
-            environment: ["SWIFT_BACKTRACE": "enable=no",
-                          "WORKBOOK_ROOT": workbook.root.path,
-                          "TSAN_OPTIONS": "log_path=\(folder.path)/tsan atexit_sleep_ms=0"],
-            timeLimit: 600)
-        let stream = EventStream(contentsOf: events)
+        var runner = TestRunner(testBinary: binary, sources: .solutions)
+        runner.quietLimit = 120
+        let run = try runner.runBinary(filters: ["WorkbookKitTests"], timeLimit: 600, label: "unit-tests")
+        let stream = run.events
         var failures = stream.issues.map { issue in "\(stream.names[issue.testID] ?? issue.testID): \(issue.summary)" }
-        failures += TSanReport.reports(inFolder: folder).map { "TSan: \($0.summaryLine ?? $0.title)" }
+        failures += run.reports.map { "TSan: \($0.summaryLine ?? $0.title)" }
         let ran = stream.ended.keys.filter { $0.contains("/") }.count
-        if ran == 0 { failures.append("no unit test ran (\(result.termination.description))") }
-        if !stream.runEnded { failures.append("the unit tests did not finish (\(result.termination.description))") }
-        return (failures.isEmpty && result.termination == .exited(0), failures)
+        if ran == 0 { failures.append("no unit test ran (\(run.termination.description))") }
+        if !stream.runEnded { failures.append("the unit tests did not finish (\(run.termination.description))") }
+        return (failures.isEmpty && run.termination == .exited(0), failures)
     }
 }

@@ -7,9 +7,12 @@ public struct Style: Sendable {
     public init(color: Bool) { self.color = color }
 
     /// Colour when standard output is a terminal and `NO_COLOR` is unset or empty.
-    public static var automatic: Style {
+    public static var automatic: Style { automatic(for: STDOUT_FILENO) }
+
+    /// Colour when `descriptor` is a terminal and `NO_COLOR` is unset or empty.
+    public static func automatic(for descriptor: Int32) -> Style {
         let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        return Style(color: !noColor && isatty(STDOUT_FILENO) == 1)
+        return Style(color: !noColor && isatty(descriptor) == 1)
     }
 
     public static let plain = Style(color: false)

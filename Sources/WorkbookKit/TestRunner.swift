@@ -36,6 +36,14 @@ public struct TestRunner: Sendable {
 
     /// One process over `exercises`.
     public func runOnce(_ exercises: [(chapter: Chapter, exercise: Exercise)]) throws -> RunArtifacts {
+        try runBinary(filters: exercises.map { "\($0.chapter.testModule)\\.\($0.exercise.suite)(/|$)" },
+                      timeLimit: baseTimeLimit + timeLimitPerExercise * Double(exercises.count),
+                      label: exercises.map(\.exercise.id).joined(separator: "+"))
+    }
+
+    /// One process of the test binary over the tests the `filters` select, with the event stream and
+    /// TSan's reports written to files of a fresh folder, and the watchdog on.
+    func runBinary(filters: [String], timeLimit: Double, label: String) throws -> RunArtifacts {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("workbook-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -44,25 +52,19 @@ public struct TestRunner: Sendable {
 
         var arguments = ["--testing-library", "swift-testing",
                          "--event-stream-output-path", events.path, "--event-stream-version", "6.3"]
-        for item in exercises {
-            arguments += ["--filter", "\(item.chapter.testModule)\\.\(item.exercise.suite)(/|$)"]
-        }
-        // atexit_sleep_ms=0: TSan otherwise sleeps a second at every exit (exit-test children too).
-        var tsanOptions = "log_path=\(folder.path)/tsan halt_on_error=0 history_size=4 atexit_sleep_ms=0"
-        if let symbolizer = Self.symbolizer { tsanOptions += " external_symbolizer_path=\(symbolizer)" }
-        let environment = ["TSAN_OPTIONS": tsanOptions, "SWIFT_BACKTRACE": "enable=no"]
-        let limit = baseTimeLimit + timeLimitPerExercise * Double(exercises.count)
+        for filter in filters { arguments += ["--filter", filter] }
+        let environment = Self.sanitizerEnvironment(logFolder: folder)
 
         var result = try ChildProcess.run(testBinary.path, arguments, environment: environment,
-                                          timeLimit: limit, idleLimit: (events, quietLimit))
+                                          timeLimit: timeLimit, idleLimit: (events, quietLimit))
         // Newer kernels randomize memory more than TSan supports; running without ASLR fixes it.
         if result.output.contains("ThreadSanitizer: unexpected memory mapping"), let setarch = Self.setarch {
             try? FileManager.default.removeItem(at: events)
             result = try ChildProcess.run(setarch, [Self.machine, "-R", testBinary.path] + arguments,
-                                          environment: environment, timeLimit: limit, idleLimit: (events, quietLimit))
+                                          environment: environment, timeLimit: timeLimit, idleLimit: (events, quietLimit))
         }
         if let keep = ProcessInfo.processInfo.environment["WORKBOOK_KEEP_ARTIFACTS"], !keep.isEmpty {
-            keepArtifacts(folder, result, in: URL(fileURLWithPath: keep), exercises: exercises)
+            keepArtifacts(folder, result, in: URL(fileURLWithPath: keep), label: label)
         }
         return RunArtifacts(
             events: EventStream(contentsOf: events),
@@ -70,6 +72,15 @@ public struct TestRunner: Sendable {
             termination: result.termination,
             output: result.output,
             seconds: result.seconds)
+    }
+
+    /// The environment of every test process: TSan's reports to files (or nowhere), no exit sleep
+    /// (TSan otherwise sleeps a second at every exit, exit-test children too), no Swift backtracer
+    /// (under TSan it can hang or leave processes behind).
+    static func sanitizerEnvironment(logFolder: URL?) -> [String: String] {
+        var options = "log_path=\(logFolder.map { "\($0.path)/tsan" } ?? "/dev/null") halt_on_error=0 history_size=4 atexit_sleep_ms=0"
+        if let symbolizer { options += " external_symbolizer_path=\(symbolizer)" }
+        return ["TSAN_OPTIONS": options, "SWIFT_BACKTRACE": "enable=no"]
     }
 
     /// When a process that ran only `item` was killed by a signal, finds where (see ``crashStack(_:)``).
@@ -86,16 +97,16 @@ public struct TestRunner: Sendable {
         let arguments = ["-q", "-batch", "-ex", "run", "-ex", "bt", "--args", testBinary.path,
                          "--testing-library", "swift-testing",
                          "--filter", "\(item.chapter.testModule)\\.\(item.exercise.suite)(/|$)"]
-        let environment = ["TSAN_OPTIONS": "atexit_sleep_ms=0 log_path=/dev/null", "SWIFT_BACKTRACE": "enable=no"]
-        guard let result = try? ChildProcess.run(gdb, arguments, environment: environment, timeLimit: 60) else { return nil }
+        guard let result = try? ChildProcess.run(gdb, arguments, environment: Self.sanitizerEnvironment(logFolder: nil),
+                                                 timeLimit: 60) else { return nil }
         return CrashStack(gdbOutput: result.output,
                           learnerFileSuffix: "/\(grader.sourceFolder)/\(item.chapter.name)/\(item.exercise.file)")
     }
 
     /// For maintainers recording fixtures: copies a run's raw files (event stream, TSan logs, output,
     /// how it ended) into a new folder under `destination`.
-    private func keepArtifacts(_ folder: URL, _ result: ChildResult, in destination: URL, exercises: [(chapter: Chapter, exercise: Exercise)]) {
-        let name = exercises.map(\.exercise.id).joined(separator: "+") + "-" + UUID().uuidString.prefix(6)
+    private func keepArtifacts(_ folder: URL, _ result: ChildResult, in destination: URL, label: String) {
+        let name = label + "-" + UUID().uuidString.prefix(6)
         let target = destination.appendingPathComponent(name)
         try? FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
         try? FileManager.default.copyItem(at: folder, to: target)

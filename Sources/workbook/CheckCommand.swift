@@ -27,14 +27,12 @@ extension Command {
             let report = try Checker(workbook: context.workbook, progress: progressLine).check(items, runs: runs)
             let frozen = context.state.starterCommit.map { Starters(workbook: context.workbook).frozenChanges(since: $0) } ?? []
             if !frozen.isEmpty {
-                FileHandle.standardError.write(Data((Style.automaticError.yellow(
+                FileHandle.standardError.write(Data((Style.automatic(for: STDERR_FILENO).yellow(
                     "Warning: files outside Exercises/ changed since the workbook was set up, so these verdicts may not mean what they say: "
                         + frozen.prefix(5).joined(separator: ", ") + (frozen.count > 5 ? ", …" : "")
                         + ". Only the files in Exercises/ are yours to edit.") + "\n").utf8))
             }
-            for result in report.results {
-                if result.passed { context.state.done.insert(result.exercise.id) } else { context.state.done.remove(result.exercise.id) }
-            }
+            context.state.record(report)
             try context.save()
             if let path = options.values["--junit"] {
                 try report.junitXML().write(toFile: path, atomically: true, encoding: .utf8)
@@ -85,9 +83,7 @@ extension Command {
                     let items = chapter.exercises.map { (chapter: chapter, exercise: $0) }
                     do {
                         let report = try Checker(workbook: workbook, progress: progressLine).check(items)
-                        for result in report.results {
-                            if result.passed { context.state.done.insert(result.exercise.id) } else { context.state.done.remove(result.exercise.id) }
-                        }
+                        context.state.record(report)
                         try context.save()
                         print(report.rendered(style: .automatic, verbose: false, workbook: workbook))
                         if let next = context.next {

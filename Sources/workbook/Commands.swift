@@ -110,13 +110,5 @@ func currentWorkbook() throws -> Workbook {
 
 /// Prints a line of progress to standard error, so standard output stays clean for --json.
 let progressLine: @Sendable (String) -> Void = { line in
-    FileHandle.standardError.write(Data((Style.automaticError.dim(line) + "\n").utf8))
-}
-
-extension Style {
-    /// Like ``Style/automatic`` but for standard error.
-    static var automaticError: Style {
-        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        return Style(color: !noColor && isatty(STDERR_FILENO) == 1)
-    }
+    FileHandle.standardError.write(Data((Style.automatic(for: STDERR_FILENO).dim(line) + "\n").utf8))
 }
