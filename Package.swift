@@ -77,7 +77,7 @@ for chapter in selectedChapters {
 
 let package = Package(
     name: "DispatchWorkbook",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "workbook", targets: ["workbook"]),
         .library(name: "WorkbookKit", targets: ["WorkbookKit"]),

@@ -93,13 +93,15 @@ extension EventStream.Issue {
         let all = messages.joined(separator: "\n")
         if all.contains(FailureMarkers.crashed) { return .crash }
         if all.contains(FailureMarkers.timedOut) { return .deadlock }
+        if all.contains(FailureMarkers.race) { return .race }
         return .wrong
     }
 }
 
-/// The words with which the workbook's test support opens deadlock- and crash-kind failures.
+/// The words with which the workbook's test support opens deadlock-, crash- and race-kind failures.
 /// (Kept equal to `FailureMarker` in Tests/WorkbookTestSupport.)
 public enum FailureMarkers {
     public static let timedOut = "Timed out:"
     public static let crashed = "Crashed:"
+    public static let race = "Data race:"
 }

@@ -76,11 +76,12 @@ public struct TestRunner: Sendable {
 
     /// The environment of every test process: TSan's reports to files (or nowhere), no exit sleep
     /// (TSan otherwise sleeps a second at every exit, exit-test children too), no Swift backtracer
-    /// (under TSan it can hang or leave processes behind).
+    /// (under TSan it can hang or leave processes behind), and the mark that the grader is reading.
     static func sanitizerEnvironment(logFolder: URL?) -> [String: String] {
         var options = "log_path=\(logFolder.map { "\($0.path)/tsan" } ?? "/dev/null") halt_on_error=0 history_size=4 atexit_sleep_ms=0"
         if let symbolizer { options += " external_symbolizer_path=\(symbolizer)" }
-        return ["TSAN_OPTIONS": options, "SWIFT_BACKTRACE": "enable=no"]
+        // WORKBOOK_GRADER: the suites' race trait leaves the reports to the grader, which reads them.
+        return ["TSAN_OPTIONS": options, "SWIFT_BACKTRACE": "enable=no", "WORKBOOK_GRADER": "1"]
     }
 
     /// When a process that ran only `item` was killed by a signal, finds where (see ``crashStack(_:)``).

@@ -2,7 +2,7 @@ import Chapter1Latch
 import Testing
 import WorkbookTestSupport
 
-@Suite("1.1 makeLatch(count:whenZero:) — a countdown block")
+@Suite("1.1 makeLatch(count:whenZero:) — a countdown block", .gradedUnderTSan)
 struct Exercise1_1Tests {
     @Test("whenZero runs exactly once when four threads make all the calls together")
     func exactlyOnceFromManyThreads() {

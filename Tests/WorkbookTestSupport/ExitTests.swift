@@ -8,6 +8,10 @@ import Testing
 //
 // so that a trap in learner code fails one test instead of ending the whole test run.
 
+/// The exit status of a process in which the Thread Sanitizer reported something (its `exitcode`
+/// option, 66 by default).
+let tsanFoundARace: Int32 = 66
+
 /// Exit codes with which a child process tells its parent how it ended.
 ///
 /// None of them is 0: the exit tests expect `.failure`, which matches every ending except exit
@@ -76,6 +80,15 @@ public func judgeChild(
             "\(what) did not finish within its bound — something waits for itself: a `sync` onto a "
                 + "queue that is busy running the caller, or a wait nobody signals.",
             sourceLocation: sourceLocation)
+    case .exitCode(tsanFoundARace):
+        // The child ran under the Thread Sanitizer, which exits with 66 when it reported anything.
+        let summary = String(decoding: result.standardErrorContent, as: UTF8.self)
+            .split(separator: "\n").first { $0.hasPrefix("SUMMARY: ThreadSanitizer") }
+            .map { " (\($0))" } ?? ""
+        if ProcessInfo.processInfo.environment[graderVariable] == nil {
+            Issue.record(Comment(rawValue: "\(FailureMarker.race) the Thread Sanitizer reported a data race while \(what)\(summary)."),
+                         sourceLocation: sourceLocation)
+        }
     case .signal(let signal):
         let trap = signal == SIGILL || signal == SIGTRAP ? ", a trap" : ""
         recordCrash("\(what) crashed (signal \(signal)\(trap)).\(trapLine) \(ifItCrashed)", sourceLocation: sourceLocation)

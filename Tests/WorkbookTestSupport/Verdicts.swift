@@ -10,6 +10,9 @@ public enum FailureMarker {
     public static let timedOut = "Timed out:"
     /// Opens the message of every exit test whose child process crashed or trapped.
     public static let crashed = "Crashed:"
+    /// Opens the message of a test during which the Thread Sanitizer reported a data race (plain
+    /// `swift test` only: `workbook check` reads the reports themselves).
+    public static let race = "Data race:"
 }
 
 /// Records a deadlock-kind failure: a wait that did not end in time.
