@@ -12,9 +12,18 @@ extension CheckReport {
                 lines.append(style.bold("Chapter \(result.chapter.number) — \(result.chapter.title)"))
             }
             let exercise = result.exercise
+            let file = "Exercises/\(result.chapter.name)/\(exercise.file)"
+            func addNotesAndWarnings() {
+                for note in result.notes { lines.append(wrap("note: " + note, indent: "      ")) }
+                for warning in result.warnings {
+                    lines.append(wrap(style.yellow("warning:") + " \(warning.message)", indent: "      "))
+                    lines.append("      " + style.dim("at \(file):\(warning.line)"))
+                }
+            }
             if result.passed {
                 let times = runs > 1 ? " (\(runs) of \(runs) runs)" : ""
                 lines.append("  \(style.pass) \(exercise.id) \(exercise.title)\(times)")
+                addNotesAndWarnings()
                 continue
             }
             let kind = result.kind?.label ?? "failed"
@@ -43,7 +52,7 @@ extension CheckReport {
             if findings.count > 3 && !verbose {
                 lines.append(style.dim("      … and \(findings.count - 3) more (--verbose shows all, with the raw reports)"))
             }
-            let file = "Exercises/\(result.chapter.name)/\(exercise.file)"
+            addNotesAndWarnings()
             lines.append("      " + style.dim("edit \(file) · read Exercises/\(result.chapter.name)/README.md · `workbook hint \(exercise.id)`"))
         }
         let passing = results.filter(\.passed).count

@@ -24,7 +24,12 @@ public struct Checker: Sendable {
         let build = try Builder(workbook: workbook, sources: .exercises, scratchPath: scratchPath, progress: progress)
             .build()
 
-        var results = items.map { CheckReport.Result(chapter: $0.chapter, exercise: $0.exercise) }
+        var results = items.map { item in
+            var result = CheckReport.Result(chapter: item.chapter, exercise: item.exercise)
+            let source = try? String(contentsOf: workbook.exerciseFile(item.chapter, item.exercise), encoding: .utf8)
+            result.warnings = source.map(PatternCheck.warnings(in:)) ?? []
+            return result
+        }
         for (chapter, errors) in build.broken {
             for index in results.indices where results[index].chapter.name == chapter.name {
                 results[index].compileErrors = errors
@@ -57,6 +62,13 @@ public struct CheckReport: Sendable {
         public var compileErrors: [CompilerError]?
         /// The verdict of each run.
         public var runs: [ExerciseVerdict] = []
+        /// Known anti-patterns in the learner's file (warnings beside the verdict, never the verdict).
+        public var warnings: [PatternWarning] = []
+
+        /// What every run noted without failing the exercise, once each.
+        public var notes: [String] {
+            runs.flatMap(\.notes).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+        }
 
         public init(chapter: Chapter, exercise: Exercise) {
             self.chapter = chapter

@@ -31,14 +31,14 @@ public struct FaultDrill: Sendable {
         }
         let other = workbook.chapters.first { ![1, 5].contains($0.number) }
         let copy = workbook.root.appendingPathComponent(".build-selftest-drill/package")
-        try prepareCopy(at: copy)
+        let mirror = PackageMirror(source: workbook.root, copy: copy)
+        try mirror.sync()
 
         let drill = workbook.root.appendingPathComponent("Tests/WorkbookKitTests/Fixtures/drill")
         func swap(_ fixture: String?, over chapter: Chapter, _ exercise: Exercise) throws {
-            let target = copy.appendingPathComponent("Exercises/\(chapter.name)/\(exercise.file)")
             let source = fixture.map { drill.appendingPathComponent($0) }
                 ?? workbook.solutionFile(chapter, exercise)
-            try replaceIfChanged(target, with: Data(contentsOf: source))
+            try mirror.swap("Exercises/\(chapter.name)/\(exercise.file)", with: source)
         }
         try swap(nil, over: one, one.exercises[0])
         try swap("Trap.swift", over: five, five.exercises[0])
@@ -153,42 +153,5 @@ public struct FaultDrill: Sendable {
                   String(decoding: first, as: UTF8.self) == path else { return nil }
             return pid
         }
-    }
-
-    /// Mirrors the package's sources into `copy`, touching only files whose bytes changed, so that
-    /// the copy's build stays incremental from one self-test to the next.
-    private func prepareCopy(at copy: URL) throws {
-        let fm = FileManager.default
-        for folder in ["Sources", "Tests", "Exercises", "Solutions"] {
-            let source = workbook.root.appendingPathComponent(folder)
-            let target = copy.appendingPathComponent(folder)
-            let wanted = Self.files(under: source)
-            for relative in wanted {
-                let destination = target.appendingPathComponent(relative)
-                try fm.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try replaceIfChanged(destination, with: Data(contentsOf: source.appendingPathComponent(relative)))
-            }
-            for stale in Set(Self.files(under: target)).subtracting(wanted) {
-                try fm.removeItem(at: target.appendingPathComponent(stale))
-            }
-        }
-        try replaceIfChanged(copy.appendingPathComponent("Package.swift"),
-                             with: Data(contentsOf: workbook.root.appendingPathComponent("Package.swift")))
-    }
-
-    /// Regular files under `folder`, as paths relative to it.
-    private static func files(under folder: URL) -> [String] {
-        let base = folder.standardizedFileURL.path + "/"
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
-        return walker.compactMap { item in
-            guard let url = item as? URL, (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { return nil }
-            let path = url.standardizedFileURL.path
-            return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : nil
-        }
-    }
-
-    private func replaceIfChanged(_ file: URL, with data: Data) throws {
-        if (try? Data(contentsOf: file)) == data { return }
-        try data.write(to: file, options: .atomic)
     }
 }

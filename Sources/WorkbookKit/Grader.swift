@@ -55,8 +55,11 @@ public struct Grader: Sendable {
             return Outcome(verdicts: verdicts, isolate: [])
         }
 
+        var notes: [String: [String]] = [:]
         for report in run.reports {
-            if let (item, finding) = raceFinding(report, batch) {
+            if let (item, note) = falseAlarm(report, batch) {
+                if !notes[item.exercise.id, default: []].contains(note) { notes[item.exercise.id, default: []].append(note) }
+            } else if let (item, finding) = raceFinding(report, batch) {
                 var mine = findings[item.exercise.id, default: []]
                 // TSan reports each pair of stacks once; the same two lines often race from several
                 // pairs of threads. Say it once, and how often.
@@ -105,9 +108,11 @@ public struct Grader: Sendable {
             if tests.isEmpty && found.isEmpty {
                 found.append(Finding(kind: .crash, message: "No test of \(item.exercise.id) ran: the suite \(item.chapter.testModule).\(item.exercise.suite) was not found in the test build."))
             }
-            verdicts.append(ExerciseVerdict(
+            var verdict = ExerciseVerdict(
                 chapter: item.chapter, exercise: item.exercise, findings: found,
-                testsRun: ended.count, testsFailed: failed.count, seconds: run.seconds))
+                testsRun: ended.count, testsFailed: failed.count, seconds: run.seconds)
+            verdict.notes = notes[item.exercise.id] ?? []
+            verdicts.append(verdict)
         }
         return Outcome(verdicts: verdicts, isolate: isolate)
     }
@@ -134,22 +139,34 @@ public struct Grader: Sendable {
             let line = accesses.compactMap(\.1).first ?? frame.line ?? known.first?.line
             let source = readSource(file)
             let variable = line.flatMap { Self.variableName(inLine: $0, of: source) }
-            let insideWithLock = accesses.compactMap(\.1).contains { Self.isInsideWithLock(line: $0, of: source) }
-
-            let message: String
-            if insideWithLock {
-                message = "TSan reported a race on lines inside a `Mutex.withLock` closure. On Linux the Thread Sanitizer cannot see `Mutex` (its `withLock` is inlined), so this report is a known false alarm, not your race. Use a serial `DispatchQueue` (or `NSLock`) here instead, which TSan understands."
-            } else {
-                let what = variable.map { "`\($0)`" } ?? "the same memory"
-                let writes = report.accesses.filter(\.isWrite).count
-                let verb = writes == report.accesses.count ? "changed" : (writes == 0 ? "read" : "used (at least one of them changing)")
-                let places = accesses.map { access, line in
-                    "\(item.exercise.file)\(line.map { ":\($0)" } ?? "") (\(access.isWrite ? "write" : "read"), \(Self.describeThread(access.thread, report)))"
-                }
-                let list = places.isEmpty ? "" : ": " + places.joined(separator: " and ")
-                message = "Two threads \(verb) \(what) at the same time\(list). Nothing orders these accesses — protect them with one serial queue, a lock, or another synchronization the lesson shows."
+            let what = variable.map { "`\($0)`" } ?? "the same memory"
+            let writes = report.accesses.filter(\.isWrite).count
+            let verb = writes == report.accesses.count ? "changed" : (writes == 0 ? "read" : "used (at least one of them changing)")
+            let places = accesses.map { access, line in
+                "\(item.exercise.file)\(line.map { ":\($0)" } ?? "") (\(access.isWrite ? "write" : "read"), \(Self.describeThread(access.thread, report)))"
             }
+            let list = places.isEmpty ? "" : ": " + places.joined(separator: " and ")
+            let message = "Two threads \(verb) \(what) with nothing ordering the two accesses\(list). Protect them with one serial queue, a lock, or another synchronization the lesson shows."
             return (item, Finding(kind: .race, message: message, file: path, line: line, detail: report.raw))
+        }
+        return nil
+    }
+
+    /// A report TSan cannot judge: every access it names in the learner's file sits inside a
+    /// `Mutex.withLock` closure. On Linux TSan does not see `Mutex` (its `withLock` is inlined and
+    /// no frame names it), so such a report says nothing about the learner's code; the verdict then
+    /// rests on the tests' results, and the learner gets a note instead of a race.
+    func falseAlarm(_ report: TSanReport, _ batch: [(chapter: Chapter, exercise: Exercise)])
+        -> ((chapter: Chapter, exercise: Exercise), String)?
+    {
+        for item in batch {
+            let lines = report.accesses.compactMap { access in
+                access.frames.first { $0.file?.hasSuffix(suffix(of: item)) == true }
+            }
+            guard lines.count == report.accesses.count, let file = lines.first?.file else { continue }
+            let source = readSource(file)
+            guard lines.allSatisfy({ frame in frame.line.map { Self.isInsideWithLock(line: $0, of: source) } ?? false }) else { continue }
+            return (item, "TSan printed a report on lines inside `Mutex.withLock` (\(lines.compactMap(\.line).map { "\(item.exercise.file):\($0)" }.joined(separator: " and "))). TSan cannot see `Mutex` on Linux, so it cannot judge this code either way; the verdict rests on the tests' results. A serial queue, `NSLock` or `Atomic` is checked by TSan too.")
         }
         return nil
     }

@@ -15,6 +15,8 @@ extension CheckReport {
                 "failed_runs": result.runs.filter { !$0.passed }.count,
             ]
             if let kind = result.kind { test["kind"] = kind.rawValue }
+            if !result.notes.isEmpty { test["notes"] = result.notes }
+            test["warnings"] = result.warnings.map { ["rule": $0.rule, "line": $0.line, "message": $0.message] as [String: Any] }
             if let first = result.findings.sorted(by: { $0.kind < $1.kind }).first {
                 test["message"] = first.message
                 if let location = first.location { test["location"] = location }

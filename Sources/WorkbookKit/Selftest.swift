@@ -25,6 +25,8 @@ public struct Selftest: Sendable {
     public var progress: @Sendable (String) -> Void
     /// Whether to run the end-to-end fault drill (see ``FaultDrill``).
     public var drill: Bool
+    /// Whether to prove the near-miss corpus (see ``CorpusProof``).
+    public var corpus = true
     /// The `workbook` executable, for the drill's Ctrl-C test; `nil` skips that test.
     public var workbookExecutable: URL?
 
@@ -46,15 +48,21 @@ public struct Selftest: Sendable {
         public var unitTestFailures: [String]
         /// Chapters that did not compile (from Exercises or Solutions).
         public var buildProblems: [String]
+        /// The near misses and correct alternatives, each with its record over the runs.
+        public var corpus: [CorpusProof.Outcome] = []
+        /// Corpus files that do not follow the format.
+        public var corpusProblems: [String] = []
         /// The fault drill's expectations (empty when it was skipped).
         public var drill: [FaultDrill.Outcome] = []
         public var seconds: Double
 
         public var passedCount: Int {
             rows.reduce(0) { $0 + ($1.starterCaught == runs ? 1 : 0) + ($1.solutionClean == runs ? 1 : 0) }
-                + (unitTestsPassed ? 1 : 0) + drill.filter(\.held).count
+                + (unitTestsPassed ? 1 : 0) + drill.filter(\.held).count + corpus.filter(\.proven).count
         }
-        public var failedCount: Int { rows.count * 2 + 1 + drill.count - passedCount + buildProblems.count }
+        public var failedCount: Int {
+            rows.count * 2 + 1 + drill.count + corpus.count - passedCount + buildProblems.count + corpusProblems.count
+        }
         public var succeeded: Bool { failedCount == 0 }
     }
 
@@ -112,17 +120,30 @@ public struct Selftest: Sendable {
                 }
             }
         }
+        var corpusOutcomes: [CorpusProof.Outcome] = []
+        var corpusProblems: [String] = []
+        if corpus {
+            let (entries, problems) = workbook.corpus(of: chapters)
+            corpusProblems = problems
+            corpusOutcomes = try CorpusProof(workbook: workbook, entries: entries, runs: runs, progress: progress).run()
+        }
         var faultDrill = FaultDrill(workbook: workbook, progress: progress)
         faultDrill.workbookExecutable = workbookExecutable
         let drillOutcomes = drill ? try faultDrill.run() : []
         return Report(rows: rows, runs: runs, unitTestsPassed: unitPassed, unitTestFailures: unitFailures,
-                      buildProblems: problems, drill: drillOutcomes, seconds: Date().timeIntervalSince(start))
+                      buildProblems: problems, corpus: corpusOutcomes, corpusProblems: corpusProblems,
+                      drill: drillOutcomes, seconds: Date().timeIntervalSince(start))
     }
 
     /// A starter is caught as expected when its first failure is the manifest's kind — and, for a
     /// race, when a race was reported in the exercise's own file.
     public static func caughtAsExpected(_ verdict: ExerciseVerdict) -> Bool {
-        let expected = verdict.exercise.expectedFailure
+        caught(verdict, as: verdict.exercise.expectedFailure)
+    }
+
+    /// `true` when the verdict's first failure is `expected` — and, for a race, when a race was
+    /// reported in the exercise's own file.
+    static func caught(_ verdict: ExerciseVerdict, as expected: FailureKind) -> Bool {
         guard verdict.kind == expected else { return false }
         if expected == .race {
             return verdict.findings.contains { $0.kind == .race && $0.file?.hasSuffix("/" + verdict.exercise.file) == true }

@@ -32,6 +32,26 @@ extension Selftest.Report {
         lines.append((unitTestsPassed ? style.pass : style.fail) + " grading engine unit tests")
         for failure in unitTestFailures.prefix(20) { lines.append(style.red("    \(failure)")) }
         for problem in buildProblems { lines.append(style.fail + " " + problem) }
+        if !corpus.isEmpty || !corpusProblems.isEmpty {
+            lines.append("")
+            lines.append(style.bold("Near misses and correct alternatives") + style.dim(" (Tests/NearMisses, each swapped over its exercise, \(runs) run\(runs == 1 ? "" : "s") each)"))
+            let ids = corpus.reduce(into: [String]()) { if !$0.contains($1.entry.exerciseID) { $0.append($1.entry.exerciseID) } }
+            for id in ids {
+                let mine = corpus.filter { $0.entry.exerciseID == id }
+                let misses = mine.filter { $0.entry.expectation != .passes }
+                let alternatives = mine.filter { $0.entry.expectation == .passes }
+                let mark = mine.allSatisfy(\.proven) ? style.pass : style.fail
+                var line = "\(mark) \(pad(id, 6))\(misses.filter(\.proven).count)/\(misses.count) near misses caught as declared"
+                if !alternatives.isEmpty { line += ", \(alternatives.filter(\.proven).count)/\(alternatives.count) alternatives passed" }
+                lines.append(line)
+                for outcome in mine where !outcome.proven {
+                    let expected = outcome.entry.expectation == .passes ? "pass" : "fail as \(Self.label(outcome.entry.expectation))"
+                    let said = Set(outcome.misses).sorted().joined(separator: "; ")
+                    lines.append(style.red("         \(outcome.entry.name) must \(expected), held \(outcome.held)/\(outcome.runs): \(said)"))
+                }
+            }
+            for problem in corpusProblems { lines.append(style.fail + " " + problem) }
+        }
         if !drill.isEmpty {
             lines.append("")
             lines.append(style.bold("Fault drill") + style.dim(" (a copy of the package with faulty exercises swapped in, graded by `check`)"))
@@ -45,6 +65,11 @@ extension Selftest.Report {
         lines.append(String(format: "Took %.0f s.", seconds))
         lines.append("\(passedCount) passed, \(failedCount) failed")
         return lines.joined(separator: "\n")
+    }
+
+    static func label(_ expectation: CorpusEntry.Expectation) -> String {
+        if case let .fails(kind) = expectation { return kind.label }
+        return "pass"
     }
 
     static func median(_ values: [Double]) -> String {

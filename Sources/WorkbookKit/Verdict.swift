@@ -56,6 +56,9 @@ public struct ExerciseVerdict: Sendable, Equatable {
     public var testsFailed: Int
     /// Seconds the run that graded it took (shared by every exercise graded in the same process).
     public var seconds: Double
+    /// What the learner should know although it does not fail the exercise (a TSan report that TSan
+    /// cannot judge, for one).
+    public var notes: [String] = []
 
     public init(chapter: Chapter, exercise: Exercise, findings: [Finding], testsRun: Int, testsFailed: Int, seconds: Double = 0) {
         self.chapter = chapter

@@ -141,8 +141,9 @@ extension Command {
         help: """
         USAGE: workbook solution <exercise> [--force]
 
-        Shows the reference solution of an exercise you have passed. Looking earlier spoils the puzzle;
-        --force shows it anyway.
+        Shows the reference solution of an exercise you have passed, then its non-solutions: answers
+        that look right and are not, each with a line on why the tests catch it, and correct answers
+        written another way. Looking earlier spoils the puzzle; --force shows it anyway.
 
         OPTIONS:
           --force     show it although the exercise has not passed yet
@@ -161,8 +162,28 @@ extension Command {
                 FileHandle.standardError.write(Data("Warning: \(exercise.id) has not passed yet — the solution ends the puzzle.\n".utf8))
             }
             let file = context.workbook.solutionFile(chapter, exercise)
-            print(Style.automatic.dim("// \(relativeToRoot(file, context.workbook))"))
+            let style = Style.automatic
+            print(style.dim("// \(relativeToRoot(file, context.workbook))"))
             print(try String(contentsOf: file, encoding: .utf8))
+            let corpus = context.workbook.corpus(of: [chapter]).entries.filter { $0.exerciseID == exercise.id }
+            let nonSolutions = corpus.filter { $0.expectation != .passes }
+            let alternatives = corpus.filter { $0.expectation == .passes }
+            if !nonSolutions.isEmpty {
+                print(style.bold("Non-solutions") + " — answers that look right and are not; the tests catch each one:")
+                for entry in nonSolutions {
+                    let kind = if case let .fails(kind) = entry.expectation { kind.label } else { "" }
+                    print(wrap("\(style.fail) \(entry.why) (\(kind))", indent: "  "))
+                    print("    " + style.dim(relativeToRoot(entry.file, context.workbook)))
+                }
+            }
+            if !alternatives.isEmpty {
+                print("")
+                print(style.bold("Also correct") + " — the same contract met another way:")
+                for entry in alternatives {
+                    print(wrap("\(style.pass) \(entry.why)", indent: "  "))
+                    print("    " + style.dim(relativeToRoot(entry.file, context.workbook)))
+                }
+            }
             return 0
         })
 }

@@ -12,6 +12,10 @@ extension Command {
         times. Passes only if every solution passes with no TSan report in every run and every starter
         fails in every run with the failure kind its chapter.json names, in its own file.
 
+        Then the near-miss corpus (Tests/NearMisses): each plausible wrong answer is swapped over its
+        exercise and must fail with the kind its first line declares, in every run; each correct
+        alternative must pass with no TSan report, in every run.
+
         Then a fault drill: a copy of the package with faulty exercises swapped in (a solution, a
         trap, an endless loop, a flood of fake output, a compile error) is graded as `check` would,
         and every verdict must be the expected one.
@@ -19,9 +23,10 @@ extension Command {
         OPTIONS:
           --runs N    runs of every suite (default 5)
           --no-drill  skip the fault drill
+          --no-corpus skip the near misses and alternatives
           -h, --help  show this help
         """,
-        options: ["--no-drill"],
+        options: ["--no-drill", "--no-corpus"],
         valued: ["--runs"],
         run: { options in
             let workbook = try currentWorkbook()
@@ -34,6 +39,7 @@ extension Command {
             }
             var selftest = Selftest(workbook: workbook, runs: runs, chapters: chapters, drill: !options.has("--no-drill"), progress: progressLine)
             selftest.workbookExecutable = Bundle.main.executableURL
+            selftest.corpus = !options.has("--no-corpus")
             let report = try selftest.run()
             print(report.rendered(style: .automatic))
             return report.succeeded ? 0 : 1

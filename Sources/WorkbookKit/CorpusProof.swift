@@ -1,0 +1,124 @@
+import Foundation
+
+/// Proves the near-miss corpus (see ``CorpusEntry``): in a copy of the package whose exercise files
+/// are the solutions, each near miss is swapped in and must be graded with the kind it declares, in
+/// every run; each correct alternative must pass with no TSan report, in every run.
+///
+/// Exercises are graded independently, so one entry per exercise is swapped in at a time: round *k*
+/// holds the *k*-th entry of every exercise, and costs one incremental build. An entry that must not
+/// compile takes a round of its own in its chapter, since it stops the whole chapter from building.
+public struct CorpusProof: Sendable {
+    public var workbook: Workbook
+    public var entries: [CorpusEntry]
+    public var runs: Int
+    public var progress: @Sendable (String) -> Void
+
+    public init(workbook: Workbook, entries: [CorpusEntry], runs: Int,
+                progress: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.workbook = workbook
+        self.entries = entries
+        self.runs = runs
+        self.progress = progress
+    }
+
+    /// How one entry fared.
+    public struct Outcome: Sendable {
+        public var entry: CorpusEntry
+        /// Runs graded as the entry declares.
+        public var held = 0
+        public var runs = 0
+        /// What the grader said in the runs that did not hold.
+        public var misses: [String] = []
+        public var proven: Bool { runs > 0 && held == runs }
+    }
+
+    /// The rounds, each a set of entries that can be swapped in together.
+    static func rounds(_ entries: [CorpusEntry]) -> [[CorpusEntry]] {
+        var rounds: [[CorpusEntry]] = []
+        let chapters = entries.reduce(into: [String]()) { if !$0.contains($1.chapter) { $0.append($1.chapter) } }
+        for chapter in chapters {
+            let mine = entries.filter { $0.chapter == chapter }
+            let alone = mine.filter { $0.expectation == .fails(.compile) }
+            var queues = mine.filter { $0.expectation != .fails(.compile) }
+                .reduce(into: [(String, [CorpusEntry])]()) { queues, entry in
+                    if let index = queues.firstIndex(where: { $0.0 == entry.exerciseID }) {
+                        queues[index].1.append(entry)
+                    } else {
+                        queues.append((entry.exerciseID, [entry]))
+                    }
+                }
+            var chapterRounds: [[CorpusEntry]] = []
+            while queues.contains(where: { !$0.1.isEmpty }) {
+                chapterRounds.append(queues.compactMap { $0.1.first })
+                queues = queues.map { ($0.0, Array($0.1.dropFirst())) }
+            }
+            chapterRounds += alone.map { [$0] }
+            for (index, round) in chapterRounds.enumerated() {
+                if index < rounds.count { rounds[index] += round } else { rounds.append(round) }
+            }
+        }
+        return rounds
+    }
+
+    public func run() throws -> [Outcome] {
+        var outcomes = entries.map { Outcome(entry: $0) }
+        guard !entries.isEmpty else { return outcomes }
+        let base = workbook.root.appendingPathComponent(".build-selftest-corpus")
+        let mirror = PackageMirror(source: workbook.root, copy: base.appendingPathComponent("package"))
+        try mirror.sync()
+        let copied = try Workbook(root: mirror.copy)
+        let rounds = Self.rounds(entries)
+
+        for (number, round) in rounds.enumerated() {
+            progress("Near misses: round \(number + 1) of \(rounds.count) — \(round.map(\.name).joined(separator: ", "))")
+            // Every exercise file is its solution, but for this round's entries.
+            for (chapter, exercise) in copied.allExercises {
+                let entry = round.first { $0.chapter == chapter.name && $0.exerciseID == exercise.id }
+                try mirror.swap("Exercises/\(chapter.name)/\(exercise.file)",
+                                with: entry?.file ?? workbook.solutionFile(chapter, exercise))
+            }
+            let build = try Builder(workbook: copied, sources: .exercises,
+                                    scratchPath: base.appendingPathComponent("build")).build()
+            var items: [(chapter: Chapter, exercise: Exercise)] = []
+            for entry in round {
+                guard let index = outcomes.firstIndex(where: { $0.entry == entry }) else { continue }
+                if let broken = build.broken.first(where: { $0.chapter.name == entry.chapter }) {
+                    outcomes[index].runs = runs
+                    if entry.expectation == .fails(.compile) {
+                        outcomes[index].held = runs
+                    } else {
+                        let error = broken.errors.first.map { "\(($0.file as NSString).lastPathComponent):\($0.line): \($0.message)" } ?? ""
+                        outcomes[index].misses.append("does not compile: \(error)")
+                    }
+                } else if let item = copied.allExercises.first(where: { $0.chapter.name == entry.chapter && $0.exercise.id == entry.exerciseID }) {
+                    items.append(item)
+                }
+            }
+            guard let binary = build.testBinary, !items.isEmpty else { continue }
+            let runner = TestRunner(testBinary: binary, sources: .exercises)
+            for _ in 0..<runs {
+                for verdict in try runner.run(items) {
+                    guard let index = outcomes.firstIndex(where: { $0.entry.chapter == verdict.chapter.name && $0.entry.exerciseID == verdict.exercise.id && round.contains($0.entry) }) else { continue }
+                    outcomes[index].runs += 1
+                    if Self.holds(verdict, outcomes[index].entry.expectation) {
+                        outcomes[index].held += 1
+                    } else {
+                        outcomes[index].misses.append(verdict.passed ? "passed" : Selftest.describe(verdict))
+                    }
+                }
+            }
+        }
+        return outcomes
+    }
+
+    /// Whether a verdict is what an entry declares: a pass for an alternative; for a near miss the
+    /// declared kind first, and for a race, a race reported in the exercise's own file.
+    static func holds(_ verdict: ExerciseVerdict, _ expectation: CorpusEntry.Expectation) -> Bool {
+        switch expectation {
+        case .passes:
+            return verdict.passed
+        case let .fails(kind):
+            return Selftest.caught(verdict, as: kind)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// A copy of the package in a scratch folder, kept in step with the original file by file, so that a
+/// build of the copy stays incremental from one use to the next. The fault drill and the near-miss
+/// corpus swap files into such copies.
+struct PackageMirror: Sendable {
+    var source: URL
+    var copy: URL
+
+    /// The folders (and Package.swift) a build of the package reads.
+    static let folders = ["Sources", "Tests", "Exercises", "Solutions"]
+
+    /// Makes the copy's files equal to the source's, touching only files whose bytes differ, and
+    /// removing files the source no longer has.
+    func sync() throws {
+        let fm = FileManager.default
+        for folder in Self.folders {
+            let from = source.appendingPathComponent(folder)
+            let to = copy.appendingPathComponent(folder)
+            let wanted = Self.files(under: from)
+            for relative in wanted {
+                let destination = to.appendingPathComponent(relative)
+                try fm.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Self.replaceIfChanged(destination, with: Data(contentsOf: from.appendingPathComponent(relative)))
+            }
+            for stale in Set(Self.files(under: to)).subtracting(wanted) {
+                try fm.removeItem(at: to.appendingPathComponent(stale))
+            }
+        }
+        try Self.replaceIfChanged(copy.appendingPathComponent("Package.swift"),
+                                  with: Data(contentsOf: source.appendingPathComponent("Package.swift")))
+    }
+
+    /// Puts `replacement`'s bytes at `relative` inside the copy.
+    func swap(_ relative: String, with replacement: URL) throws {
+        try Self.replaceIfChanged(copy.appendingPathComponent(relative), with: Data(contentsOf: replacement))
+    }
+
+    /// Regular files under `folder`, as paths relative to it.
+    static func files(under folder: URL) -> [String] {
+        let base = folder.standardizedFileURL.path + "/"
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        return walker.compactMap { item in
+            guard let url = item as? URL, (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { return nil }
+            let path = url.standardizedFileURL.path
+            return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : nil
+        }
+    }
+
+    static func replaceIfChanged(_ file: URL, with data: Data) throws {
+        if (try? Data(contentsOf: file)) == data { return }
+        try data.write(to: file, options: .atomic)
+    }
+}

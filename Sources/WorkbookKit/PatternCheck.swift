@@ -1,0 +1,176 @@
+import Foundation
+
+/// A known GCD anti-pattern found in a learner's file: a warning beside the verdict, never a verdict.
+public struct PatternWarning: Sendable, Equatable, Codable {
+    /// A short stable name, e.g. `sync-on-global-queue`.
+    public var rule: String
+    public var line: Int
+    public var message: String
+}
+
+/// A light source check for the anti-patterns the lessons teach, which a test may not provoke in a
+/// given run. It reads lines, not syntax trees: it looks for the shapes the lessons show, after
+/// removing comments and string literals, and follows a queue through simple `let`/`var` names.
+public enum PatternCheck {
+    /// The warnings for `source`, in line order.
+    public static func warnings(in source: String) -> [PatternWarning] {
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false).map { stripped(String($0)) }
+        let globals = globalQueueNames(lines)
+        var warnings: [PatternWarning] = []
+        func warn(_ rule: Rule, _ index: Int, _ name: String = "") {
+            warnings.append(PatternWarning(rule: rule.rawValue, line: index + 1, message: rule.message(name)))
+        }
+        // Every brace open at this point: the queue whose block it opens, or `nil` for a closure
+        // that runs who knows where, or "transparent" control flow (an `if`, a `func` body).
+        var open: [Brace] = []
+        // Untimed waits inside a queue's block, and the queues whose blocks signal or leave: a wait
+        // on a queue that its own signaller needs is stuck for good.
+        var waits: [(line: Int, queue: String)] = []
+        var signallers = Set<String>()
+        for (index, line) in lines.enumerated() {
+            let found = calls(in: line)
+            for call in found {
+                let onGlobal = call.receiver.hasPrefix("DispatchQueue.global(") || globals.contains(call.receiver)
+                if call.method == "sync" {
+                    if onGlobal && !call.barrier { warn(.syncOnGlobalQueue, index) }
+                    if call.receiver == "DispatchQueue.main" { warn(.mainSync, index) }
+                    if open.contains(where: { $0 == .queue(call.receiver) }) { warn(.syncOntoOwnQueue, index, call.receiver) }
+                }
+                if onGlobal && call.barrier { warn(.barrierOnGlobalQueue, index) }
+            }
+            if line.range(of: #"^\s*(_\s*=\s*)?[A-Za-z_][A-Za-z0-9_.]*\.wait\(\s*timeout:"#, options: .regularExpression) != nil {
+                warn(.ignoredTimedWait, index)
+            }
+            let untimedWaits = offsets(of: #"\.wait\(\s*\)"#, in: line)
+            let signals = offsets(of: #"\.(signal|leave)\(\s*\)"#, in: line)
+            let controlFlow = line.range(of: #"\b(if|else|for|while|guard|switch|do|defer|catch|repeat|func|init|deinit|get|set|willSet|didSet|class|struct|extension|enum|actor|protocol)\b"#,
+                                         options: .regularExpression) != nil
+            // Offsets in UTF-16 units, as NSRegularExpression gives them.
+            for (offset, unit) in line.utf16.enumerated() {
+                if let queue = Self.currentQueue(open) {
+                    if untimedWaits.contains(offset) { waits.append((index, queue)) }
+                    if signals.contains(offset) { signallers.insert(queue) }
+                }
+                if unit == 0x7B /* { */ {
+                    if let call = found.first(where: { $0.braceOffset == offset }) {
+                        open.append(.queue(call.receiver))
+                    } else {
+                        open.append(controlFlow ? .transparent : .closure)
+                    }
+                } else if unit == 0x7D /* } */ {
+                    _ = open.popLast()
+                }
+            }
+        }
+        for wait in waits where signallers.contains(wait.queue) { warn(.waitOnQueue, wait.line, wait.queue) }
+        return warnings.sorted { $0.line < $1.line }
+    }
+
+    /// What an open brace stands for.
+    enum Brace: Equatable {
+        case queue(String)
+        case closure
+        case transparent
+    }
+
+    /// The queue the code at this point runs on, as far as the braces tell: the innermost queue
+    /// block, unless a closure (which may run anywhere) opened inside it.
+    static func currentQueue(_ open: [Brace]) -> String? {
+        for brace in open.reversed() {
+            switch brace {
+            case let .queue(name): return name
+            case .closure: return nil
+            case .transparent: continue
+            }
+        }
+        return nil
+    }
+
+    enum Rule: String {
+        case syncOnGlobalQueue = "sync-on-global-queue"
+        case barrierOnGlobalQueue = "barrier-on-global-queue"
+        case ignoredTimedWait = "ignored-timed-wait"
+        case mainSync = "main-sync"
+        case syncOntoOwnQueue = "sync-onto-own-queue"
+        case waitOnQueue = "wait-on-queue"
+
+        func message(_ name: String) -> String {
+            switch self {
+            case .syncOnGlobalQueue:
+                "`sync` onto a global queue excludes nobody: global queues are concurrent, so two callers run their blocks at the same time (Chapter 1). Use a serial queue of your own, or a lock."
+            case .barrierOnGlobalQueue:
+                "A `.barrier` flag on a global queue is ignored: Apple's documentation of `dispatch_barrier_async` says that on a global concurrent queue it behaves like a plain `async`. Barriers work on a concurrent queue you create (Chapter 4)."
+            case .ignoredTimedWait:
+                "The result of `wait(timeout:)` is not used: after `.timedOut` the code goes on as if it had been signalled. Check for `.success` first (Chapter 3)."
+            case .mainSync:
+                "`DispatchQueue.main.sync` called from the main thread waits for itself (libdispatch stops the program on Apple platforms); from elsewhere it blocks until the main thread is free."
+            case .syncOntoOwnQueue:
+                "`\(name).sync` inside a block that already runs on `\(name)` waits for itself: libdispatch stops the program (\"dispatch_sync called on queue already owned by current thread\" on Apple platforms, a bare SIGILL or SIGTRAP on Linux) (Chapter 4)."
+            case .waitOnQueue:
+                "`wait()` without a timeout inside a block running on `\(name)`, while the `signal()` or `leave()` it waits for is also sent to `\(name)`: if the wait comes first, the signal waits behind it and never comes (Chapter 3)."
+            }
+        }
+    }
+
+    /// A `receiver.sync`/`receiver.async` call on one line.
+    struct Call {
+        var receiver: String
+        var method: String
+        var barrier: Bool
+        /// Where the block's `{` is on the line, when the call's closure opens there.
+        var braceOffset: Int?
+    }
+
+    /// The sync/async calls of a line, with their receivers (`queue`, `self.queue`,
+    /// `DispatchQueue.global()`, `DispatchQueue.main`).
+    static func calls(in line: String) -> [Call] {
+        let pattern = #"((?:DispatchQueue\.global\([^)]*\))|(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*))\.(sync|async)\b(\([^{]*)?\s*(\{)?"#
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
+        let text = line as NSString
+        return regex.matches(in: line, range: NSRange(location: 0, length: text.length)).map { match in
+            var receiver = text.substring(with: match.range(at: 1))
+            if receiver.hasPrefix("self.") { receiver = String(receiver.dropFirst(5)) }
+            let arguments = match.range(at: 3).location == NSNotFound ? "" : text.substring(with: match.range(at: 3))
+            return Call(receiver: receiver, method: text.substring(with: match.range(at: 2)),
+                        barrier: arguments.contains(".barrier"),
+                        braceOffset: match.range(at: 4).location == NSNotFound ? nil : match.range(at: 4).location)
+        }
+    }
+
+    /// Where `pattern` matches in `line`, in UTF-16 offsets.
+    static func offsets(of pattern: String, in line: String) -> Set<Int> {
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
+        return Set(regex.matches(in: line, range: NSRange(location: 0, length: (line as NSString).length)).map(\.range.location))
+    }
+
+    /// Names bound to a global queue: `let queue = DispatchQueue.global(qos: .utility)`.
+    static func globalQueueNames(_ lines: [String]) -> Set<String> {
+        var names = Set<String>()
+        let pattern = #"(?:let|var)\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*DispatchQueue\s*)?=\s*DispatchQueue\.global\("#
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return names }
+        for line in lines {
+            let text = line as NSString
+            for match in regex.matches(in: line, range: NSRange(location: 0, length: text.length)) {
+                names.insert(text.substring(with: match.range(at: 1)))
+            }
+        }
+        return names
+    }
+
+    /// The line without its `//` comment and with string literals emptied.
+    static func stripped(_ line: String) -> String {
+        var out = ""
+        var inString = false
+        var previous: Character = " "
+        for character in line {
+            if !inString && character == "/" && previous == "/" {
+                out.removeLast()
+                break
+            }
+            if character == "\"" && previous != "\\" { inString.toggle(); out.append(character) }
+            else if !inString { out.append(character) }
+            previous = character
+        }
+        return out
+    }
+}

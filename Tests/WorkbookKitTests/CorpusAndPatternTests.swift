@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+@testable import WorkbookKit
+
+@Suite("Near-miss corpus")
+struct CorpusTests {
+    @Test("a near miss's first line declares its kind and says why it fails")
+    func nearMissHeader() throws {
+        let parsed = try CorpusEntry.parse(firstLine: "// near-miss race: the flag is set outside the queue.").get()
+        #expect(parsed.0 == .fails(.race))
+        #expect(parsed.1 == "the flag is set outside the queue.")
+        #expect(try CorpusEntry.parse(firstLine: "// alternative: an NSLock.").get().0 == .passes)
+    }
+
+    @Test("headers that do not follow the format are refused with the reason", arguments: [
+        "import Dispatch", "// near-miss racy: x", "// near-miss race:", "// near-miss race x", "// alternative:",
+    ])
+    func badHeaders(line: String) {
+        guard case .failure = CorpusEntry.parse(firstLine: line) else {
+            Issue.record("accepted \(line)")
+            return
+        }
+    }
+
+    static func entry(_ chapter: String, _ id: String, _ name: String, _ expectation: CorpusEntry.Expectation) -> CorpusEntry {
+        CorpusEntry(chapter: chapter, exerciseID: id, file: URL(fileURLWithPath: "/c/\(id)-\(name).swift"),
+                    expectation: expectation, why: name)
+    }
+
+    @Test("rounds swap one entry per exercise; a compile near miss has its chapter to itself")
+    func rounds() {
+        let entries = [
+            Self.entry("C1", "1.1", "a", .fails(.race)), Self.entry("C1", "1.1", "b", .fails(.wrong)),
+            Self.entry("C1", "1.1", "c", .fails(.compile)), Self.entry("C1", "1.2", "d", .passes),
+            Self.entry("C2", "2.1", "e", .fails(.deadlock)),
+        ]
+        let rounds = CorpusProof.rounds(entries).map { $0.map(\.why) }
+        #expect(rounds == [["a", "d", "e"], ["b"], ["c"]])
+        #expect(Set(rounds.flatMap { $0 }).count == entries.count, "every entry is in exactly one round")
+    }
+
+    @Test("the workbook's own corpus follows the format, and names real exercises")
+    func realCorpus() {
+        let (entries, problems) = Fixture.workbook.corpus()
+        #expect(problems.isEmpty, "\(problems)")
+        for entry in entries {
+            #expect(entry.why.count > 10, "\(entry.name) says too little about why")
+        }
+    }
+
+    @Test("a near miss holds only with its declared kind; a race must be in the exercise's own file")
+    func holds() throws {
+        let (chapter, exercise) = try #require(Fixture.items("1.1").first)
+        let race = ExerciseVerdict(chapter: chapter, exercise: exercise,
+                                   findings: [Finding(kind: .race, message: "x", file: "Exercises/Chapter1Latch/CountdownBlock.swift", line: 3)],
+                                   testsRun: 3, testsFailed: 0)
+        #expect(CorpusProof.holds(race, .fails(.race)))
+        #expect(!CorpusProof.holds(race, .fails(.wrong)))
+        #expect(!CorpusProof.holds(race, .passes))
+        var elsewhere = race
+        elsewhere.findings[0].file = "Tests/WorkbookTestSupport/Tally.swift"
+        #expect(!CorpusProof.holds(elsewhere, .fails(.race)))
+        let clean = ExerciseVerdict(chapter: chapter, exercise: exercise, findings: [], testsRun: 3, testsFailed: 0)
+        #expect(CorpusProof.holds(clean, .passes))
+        #expect(!CorpusProof.holds(clean, .fails(.race)))
+    }
+}
+
+@Suite("Pattern warnings")
+struct PatternCheckTests {
+    func rules(_ source: String) -> [String] { PatternCheck.warnings(in: source).map { "\($0.line):\($0.rule)" } }
+
+    @Test("sync onto a global queue, directly or through a name")
+    func globalSync() {
+        #expect(rules("DispatchQueue.global().sync { n += 1 }") == ["1:sync-on-global-queue"])
+        #expect(rules("let q = DispatchQueue.global(qos: .utility)\nq.sync { n += 1 }") == ["2:sync-on-global-queue"])
+        #expect(rules("private let q = DispatchQueue(label: \"x\")\nq.sync { n += 1 }").isEmpty)
+    }
+
+    @Test("a barrier on a global queue")
+    func globalBarrier() {
+        #expect(rules("DispatchQueue.global().async(flags: .barrier) { n = 1 }") == ["1:barrier-on-global-queue"])
+        #expect(rules("let q = DispatchQueue(label: \"x\", attributes: .concurrent)\nq.async(flags: .barrier) { n = 1 }").isEmpty)
+    }
+
+    @Test("a timed wait whose result is ignored; a used result is fine")
+    func ignoredTimedWait() {
+        #expect(rules("    semaphore.wait(timeout: .now() + 1)") == ["1:ignored-timed-wait"])
+        #expect(rules("    _ = semaphore.wait(timeout: .now() + 1)") == ["1:ignored-timed-wait"])
+        #expect(rules("guard semaphore.wait(timeout: .now() + 1) == .success else { return }").isEmpty)
+        #expect(rules("return group.wait(timeout: timeout)").isEmpty)
+        #expect(rules("let result = group.wait(timeout: timeout)").isEmpty)
+    }
+
+    @Test("main.sync")
+    func mainSync() {
+        #expect(rules("DispatchQueue.main.sync { label = text }") == ["1:main-sync"])
+    }
+
+    @Test("sync onto the queue the block already runs on, and not after the block closed")
+    func syncOntoOwnQueue() {
+        let nested = """
+        queue.async {
+            let value = self.queue.sync { token }
+        }
+        queue.sync { token = 1 }
+        """
+        #expect(rules(nested) == ["2:sync-onto-own-queue"])
+        #expect(rules("queue.sync { other.sync { x = 1 } }").isEmpty)
+    }
+
+    @Test("wait() inside a block on a queue that its signal also needs; not when the signal comes from elsewhere")
+    func waitOnQueue() {
+        let stuck = """
+        queue.async {
+            semaphore.wait()
+            present()
+        }
+        api.load { queue.async { semaphore.signal() } }
+        """
+        #expect(rules(stuck) == ["2:wait-on-queue"])
+        let fine = """
+        queue.async {
+            semaphore.wait()
+            present { semaphore.signal() }
+        }
+        """
+        #expect(rules(fine).isEmpty)
+    }
+
+    @Test("comments and strings do not count")
+    func commentsAndStrings() {
+        #expect(rules("// DispatchQueue.global().sync { } is wrong").isEmpty)
+        #expect(rules("print(\"DispatchQueue.main.sync {\")").isEmpty)
+    }
+
+    @Test("the reference solutions raise no warning")
+    func solutionsAreClean() throws {
+        for (chapter, exercise) in Fixture.workbook.allExercises {
+            let source = try String(contentsOf: Fixture.workbook.solutionFile(chapter, exercise), encoding: .utf8)
+            #expect(PatternCheck.warnings(in: source).isEmpty, "\(exercise.id): \(PatternCheck.warnings(in: source))")
+        }
+    }
+}
