@@ -23,13 +23,14 @@ public struct FaultDrill: Sendable {
         public var held: Bool
     }
 
-    /// Runs the drill; needs Chapters 1 and 5 (and uses one more chapter for the compile fault).
+    /// Runs the drill; needs Chapters 1, 2 and 5 (and uses one more chapter for the compile fault).
     public func run() throws -> [Outcome] {
         guard let one = workbook.chapters.first(where: { $0.number == 1 }),
+              let two = workbook.chapters.first(where: { $0.number == 2 }),
               let five = workbook.chapters.first(where: { $0.number == 5 }) else {
-            return [Outcome(fault: "fault drill", expected: "Chapters 1 and 5", actual: "missing", held: false)]
+            return [Outcome(fault: "fault drill", expected: "Chapters 1, 2 and 5", actual: "missing", held: false)]
         }
-        let other = workbook.chapters.first { ![1, 5].contains($0.number) }
+        let other = workbook.chapters.first { ![1, 2, 5].contains($0.number) }
         let copy = workbook.root.appendingPathComponent(".build-selftest-drill/package")
         let mirror = PackageMirror(source: workbook.root, copy: copy)
         try mirror.sync()
@@ -44,12 +45,14 @@ public struct FaultDrill: Sendable {
         try swap("Trap.swift", over: five, five.exercises[0])
         try swap("LoudFake.swift", over: five, five.exercises[1])
         try swap("EndlessLoop.swift", over: five, five.exercises[2])
+        try swap("BlocksCaller.swift", over: two, two.exercises[0])
         if let other { try swap("DoesNotCompile.swift", over: other, other.exercises[0]) }
 
         let copied = try Workbook(root: copy)
-        let chapters = copied.chapters.filter { [1, 5, other?.number].contains($0.number) }
-        progress("Fault drill: grading a copy with a solution, a trap, an endless loop, a flood of fake output\(other.map { " and a compile error in \($0.shortName)" } ?? "")…")
-        let report = try Checker(workbook: copied, scratchPath: workbook.root.appendingPathComponent(".build-selftest-drill/build"))
+        let chapters = copied.chapters.filter { [1, 2, 5, other?.number].contains($0.number) }
+        progress("Fault drill: grading a copy with a solution, a trap, an endless loop, a blocked caller, a flood of fake output\(other.map { " and a compile error in \($0.shortName)" } ?? "")…")
+        let scratch = workbook.root.appendingPathComponent(".build-selftest-drill/build")
+        let report = try Checker(workbook: copied, scratchPath: scratch)
             .check(chapters.flatMap { chapter in chapter.exercises.map { (chapter: chapter, exercise: $0) } })
 
         func verdict(_ id: String) -> String {
@@ -77,6 +80,12 @@ public struct FaultDrill: Sendable {
                                     actual: actual, held: actual == expected))
         }
         expect("megabytes of fake passes and events: verdict from the event stream", five.exercises[1].id, "race")
+        expect("a call that blocks its caller: that exercise is a deadlock, the rest graded", two.exercises[0].id, "deadlock")
+        for exercise in two.exercises.dropFirst() {
+            expect("the blocked chapter's other starters stay caught", exercise.id, exercise.expectedFailure.rawValue)
+        }
+        outcomes.append(plainRun(of: two, blocked: two.exercises[0],
+                                 testBinary: Builder(workbook: copied, sources: .exercises, scratchPath: scratch).testBinary))
         expect("an endless loop: stopped by the watchdog", five.exercises[2].id, "deadlock")
         if let other {
             for exercise in other.exercises {
@@ -87,6 +96,34 @@ public struct FaultDrill: Sendable {
             outcomes.append(interrupt(executable, copy: copy))
         }
         return outcomes
+    }
+
+    /// A blocking answer under plain `swift test --filter ChapterN` — the test binary as SwiftPM runs
+    /// it, without the grader's watchdog: the suites' own bounds must end the run within 30 s, with
+    /// the blocked exercise failed as a time-out and every other test of the chapter run.
+    func plainRun(of chapter: Chapter, blocked: Exercise, testBinary: URL) -> Outcome {
+        let fault = "a blocked caller under plain `swift test --filter \(chapter.shortName)`: ends in < 30 s, all tests run"
+        func outcome(_ actual: String) -> Outcome {
+            Outcome(fault: fault, expected: "\(blocked.id) ends", actual: actual, held: actual == "\(blocked.id) ends")
+        }
+        let events = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-drill-\(UUID().uuidString.prefix(8)).jsonl")
+        defer { try? FileManager.default.removeItem(at: events) }
+        let arguments = ["--testing-library", "swift-testing", "--filter", chapter.testModule,
+                         "--event-stream-output-path", events.path, "--event-stream-version", "6.3"]
+        guard let result = try? ChildProcess.run(testBinary.path, arguments, timeLimit: 60) else {
+            return outcome("the test binary did not start")
+        }
+        let stream = EventStream(contentsOf: events)
+        let tests = stream.started.filter { $0.contains("/") }
+        let unfinished = tests.filter { stream.ended[$0] == nil }
+        let blockedSuite = "\(chapter.testModule).\(blocked.suite)/"
+        let timedOut = stream.issues.contains { $0.testID.hasPrefix(blockedSuite) && $0.kind == .deadlock }
+        if result.seconds >= 30 || result.termination.exitCode == nil {
+            return outcome("still running after \(Int(result.seconds)) s (\(result.termination.description))")
+        }
+        if !unfinished.isEmpty { return outcome("\(unfinished.count) test(s) never ended") }
+        if !timedOut { return outcome("\(blocked.id) has no time-out failure") }
+        return outcome("\(blocked.id) ends")
     }
 
     /// The `workbook` executable to drive for the Ctrl-C fault, when running inside it.
