@@ -25,7 +25,9 @@ let only: Set<String>? = environment["WORKBOOK_ONLY"].flatMap { list in
 let selectedChapters = chapters.filter { name in
     guard FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(sourceRoot)/\(name)") else { return false }
     guard let only else { return true }
-    return only.contains { name.hasPrefix($0) }
+    // Exact: "Chapter1" names Chapter1Latch, never a Chapter10….
+    let shortName = "Chapter" + name.dropFirst("Chapter".count).prefix(while: \.isNumber)
+    return only.contains(shortName) || only.contains(name)
 }
 
 // Chapter code and its tests always run under the Thread Sanitizer, so that a plain

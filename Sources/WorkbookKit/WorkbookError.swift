@@ -5,6 +5,13 @@ public enum WorkbookError: Error, CustomStringConvertible, Sendable {
     case notInWorkbook
     case toolFailed(String)
 
+    /// `true` when the user asked for something that does not exist (exit status 2, like any bad
+    /// input), rather than the workbook failing at its work.
+    public var isBadInput: Bool {
+        if case .unknownName = self { return true }
+        return false
+    }
+
     public var description: String {
         switch self {
         case let .badManifest(path, reason):

@@ -66,8 +66,8 @@ extension Command {
         """,
         options: [], valued: ["--interval"],
         run: { options in
-            let interval = Double(options.values["--interval"] ?? "1") ?? 1
-            guard interval > 0 else { throw UsageError(message: "--interval takes a number of seconds above zero.") }
+            let given = options.values["--interval"] ?? "1"
+            guard let interval = Double(given), interval > 0, interval.isFinite else { throw UsageError(message: "--interval takes a number of seconds above zero.") }
             let workbook = try currentWorkbook()
             var watcher = FileWatcher(folder: workbook.root.appendingPathComponent("Exercises"))
             print("Watching Exercises/ — save a file to check its chapter. Ctrl-C stops.")

@@ -25,6 +25,9 @@ extension CommandLine {
         } catch let error as UsageError {
             FileHandle.standardError.write(Data("workbook \(command.name): \(error.message)\n\n\(command.help)\n".utf8))
             return 2
+        } catch let error as WorkbookError where error.isBadInput {
+            FileHandle.standardError.write(Data("workbook \(command.name): \(error)\n".utf8))
+            return 2
         } catch {
             FileHandle.standardError.write(Data("workbook: \(error)\n".utf8))
             return 1

@@ -66,6 +66,16 @@ struct CorpusTests {
     }
 }
 
+@Suite("Package and manifests")
+struct PackageTests {
+    @Test("Package.swift's chapter list is the manifests' chapters, in order")
+    func chapterList() {
+        #expect(Selftest.packageChapterMismatch(Fixture.workbook) == nil)
+        let other = Workbook(root: Fixture.packageRoot, chapters: Array(Fixture.workbook.chapters.dropLast()))
+        #expect(Selftest.packageChapterMismatch(other) != nil, "a chapter missing from the manifests is noticed")
+    }
+}
+
 @Suite("Pattern warnings")
 struct PatternCheckTests {
     func rules(_ source: String) -> [String] { PatternCheck.warnings(in: source).map { "\($0.line):\($0.rule)" } }
