@@ -25,8 +25,9 @@ public enum PatternCheck {
         var open: [Brace] = []
         // Untimed waits inside a queue's block, and the queues whose blocks signal or leave: a wait
         // on a queue that its own signaller needs is stuck for good.
-        var waits: [(line: Int, queue: String)] = []
-        var signallers = Set<String>()
+        var waits: [(line: Int, block: QueueBlock)] = []
+        var signals: [QueueBlock] = []
+        var blocksOpened = 0
         for (index, line) in lines.enumerated() {
             let found = calls(in: line)
             for call in found {
@@ -34,26 +35,28 @@ public enum PatternCheck {
                 if call.method == "sync" {
                     if onGlobal && !call.barrier { warn(.syncOnGlobalQueue, index) }
                     if call.receiver == "DispatchQueue.main" { warn(.mainSync, index) }
-                    if open.contains(where: { $0 == .queue(call.receiver) }) { warn(.syncOntoOwnQueue, index, call.receiver) }
+                    if open.contains(where: { $0.queue == call.receiver }) { warn(.syncOntoOwnQueue, index, call.receiver) }
                 }
                 if onGlobal && call.barrier { warn(.barrierOnGlobalQueue, index) }
             }
-            if line.range(of: #"^\s*(_\s*=\s*)?[A-Za-z_][A-Za-z0-9_.]*\.wait\(\s*timeout:"#, options: .regularExpression) != nil {
+            if line.range(of: #"^\s*(_\s*=\s*)?[A-Za-z_][A-Za-z0-9_.]*\.wait\(\s*timeout:"#, options: .regularExpression) != nil,
+               !Self.isImplicitReturn(lines, index) {
                 warn(.ignoredTimedWait, index)
             }
             let untimedWaits = offsets(of: #"\.wait\(\s*\)"#, in: line)
-            let signals = offsets(of: #"\.(signal|leave)\(\s*\)"#, in: line)
+            let signalOffsets = offsets(of: #"\.(signal|leave)\(\s*\)"#, in: line)
             let controlFlow = line.range(of: #"\b(if|else|for|while|guard|switch|do|defer|catch|repeat|func|init|deinit|get|set|willSet|didSet|class|struct|extension|enum|actor|protocol)\b"#,
                                          options: .regularExpression) != nil
             // Offsets in UTF-16 units, as NSRegularExpression gives them.
             for (offset, unit) in line.utf16.enumerated() {
-                if let queue = Self.currentQueue(open) {
-                    if untimedWaits.contains(offset) { waits.append((index, queue)) }
-                    if signals.contains(offset) { signallers.insert(queue) }
+                if let block = Self.currentBlock(open) {
+                    if untimedWaits.contains(offset) { waits.append((index, block)) }
+                    if signalOffsets.contains(offset) { signals.append(block) }
                 }
                 if unit == 0x7B /* { */ {
                     if let call = found.first(where: { $0.braceOffset == offset }) {
-                        open.append(.queue(call.receiver))
+                        blocksOpened += 1
+                        open.append(.queue(QueueBlock(queue: call.receiver, id: blocksOpened)))
                     } else {
                         open.append(controlFlow ? .transparent : .closure)
                     }
@@ -62,23 +65,38 @@ public enum PatternCheck {
                 }
             }
         }
-        for wait in waits where signallers.contains(wait.queue) { warn(.waitOnQueue, wait.line, wait.queue) }
+        // Stuck when the signal is sent to the same queue from another block (in the same block, it
+        // simply comes after the wait).
+        for wait in waits where signals.contains(where: { $0.queue == wait.block.queue && $0.id != wait.block.id }) {
+            warn(.waitOnQueue, wait.line, wait.block.queue)
+        }
         return warnings.sorted { $0.line < $1.line }
     }
 
     /// What an open brace stands for.
     enum Brace: Equatable {
-        case queue(String)
+        case queue(QueueBlock)
         case closure
         case transparent
+
+        var queue: String? {
+            if case let .queue(block) = self { return block.queue }
+            return nil
+        }
     }
 
-    /// The queue the code at this point runs on, as far as the braces tell: the innermost queue
-    /// block, unless a closure (which may run anywhere) opened inside it.
-    static func currentQueue(_ open: [Brace]) -> String? {
+    /// One block submitted to a queue, told apart from the other blocks sent to it.
+    struct QueueBlock: Equatable {
+        var queue: String
+        var id: Int
+    }
+
+    /// The queue block the code at this point runs in, as far as the braces tell: the innermost
+    /// one, unless a closure (which may run anywhere) opened inside it.
+    static func currentBlock(_ open: [Brace]) -> QueueBlock? {
         for brace in open.reversed() {
             switch brace {
-            case let .queue(name): return name
+            case let .queue(block): return block
             case .closure: return nil
             case .transparent: continue
             }
@@ -135,6 +153,15 @@ public enum PatternCheck {
                         barrier: arguments.contains(".barrier"),
                         braceOffset: match.range(at: 4).location == NSNotFound ? nil : match.range(at: 4).location)
         }
+    }
+
+    /// `true` when line `index` is the only line of a body — `{`, this line, `}` — so that its value
+    /// is returned (`func wait(…) -> DispatchTimeoutResult { semaphore.wait(timeout: t) }`).
+    static func isImplicitReturn(_ lines: [String], _ index: Int) -> Bool {
+        let before = lines[..<index].last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        let after = lines[(index + 1)...].first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        return before?.trimmingCharacters(in: .whitespaces).hasSuffix("{") == true
+            && after?.trimmingCharacters(in: .whitespaces).hasPrefix("}") == true
     }
 
     /// Where `pattern` matches in `line`, in UTF-16 offsets.

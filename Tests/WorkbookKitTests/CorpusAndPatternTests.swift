@@ -100,6 +100,8 @@ struct PatternCheckTests {
         #expect(rules("guard semaphore.wait(timeout: .now() + 1) == .success else { return }").isEmpty)
         #expect(rules("return group.wait(timeout: timeout)").isEmpty)
         #expect(rules("let result = group.wait(timeout: timeout)").isEmpty)
+        #expect(rules("func wait(timeout: DispatchTime) -> DispatchTimeoutResult {\n    opened.wait(timeout: timeout)\n}").isEmpty,
+                "the only line of a body is its return value")
     }
 
     @Test("main.sync")
@@ -136,6 +138,14 @@ struct PatternCheckTests {
         }
         """
         #expect(rules(fine).isEmpty)
+        let sameBlock = """
+        queue.async {
+            slots.wait()
+            job {}
+            slots.signal()
+        }
+        """
+        #expect(rules(sameBlock).isEmpty, "a signal later in the same block comes after the wait")
     }
 
     @Test("comments and strings do not count")
