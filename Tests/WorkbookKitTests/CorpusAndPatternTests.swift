@@ -76,6 +76,22 @@ struct PackageTests {
     }
 }
 
+@Suite("Chapter suites")
+struct ChapterSuiteTests {
+    @Test("every chapter suite carries .gradedUnderTSan, so plain `swift test` fails a test that raced")
+    func everySuiteWatchesForRaces() throws {
+        for chapter in Fixture.workbook.chapters {
+            let folder = Fixture.packageRoot.appendingPathComponent("Tests/\(chapter.testModule)")
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".swift") {
+                let source = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+                for line in source.split(separator: "\n") where line.contains("@Suite") {
+                    #expect(line.contains(".gradedUnderTSan"), "\(chapter.testModule)/\(name): \(line)")
+                }
+            }
+        }
+    }
+}
+
 @Suite("Pattern warnings")
 struct PatternCheckTests {
     func rules(_ source: String) -> [String] { PatternCheck.warnings(in: source).map { "\($0.line):\($0.rule)" } }
