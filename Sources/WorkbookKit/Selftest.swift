@@ -27,6 +27,8 @@ public struct Selftest: Sendable {
     public var drill: Bool
     /// Whether to prove the near-miss corpus (see ``CorpusProof``).
     public var corpus = true
+    /// Runs of every near miss and alternative; `nil` for as many as the suites get.
+    public var corpusRuns: Int?
     /// The `workbook` executable, for the drill's Ctrl-C test; `nil` skips that test.
     public var workbookExecutable: URL?
 
@@ -126,7 +128,7 @@ public struct Selftest: Sendable {
         if corpus {
             let (entries, problems) = workbook.corpus(of: chapters)
             corpusProblems = problems
-            corpusOutcomes = try CorpusProof(workbook: workbook, entries: entries, runs: runs, progress: progress).run()
+            corpusOutcomes = try CorpusProof(workbook: workbook, entries: entries, runs: corpusRuns ?? runs, progress: progress).run()
         }
         var faultDrill = FaultDrill(workbook: workbook, progress: progress)
         faultDrill.workbookExecutable = workbookExecutable

@@ -34,7 +34,8 @@ extension Selftest.Report {
         for problem in buildProblems { lines.append(style.fail + " " + problem) }
         if !corpus.isEmpty || !corpusProblems.isEmpty {
             lines.append("")
-            lines.append(style.bold("Near misses and correct alternatives") + style.dim(" (Tests/NearMisses, each swapped over its exercise, \(runs) run\(runs == 1 ? "" : "s") each)"))
+            let corpusRuns = corpus.map(\.runs).max() ?? 0
+            lines.append(style.bold("Near misses and correct alternatives") + style.dim(" (Tests/NearMisses, each swapped over its exercise, \(corpusRuns) run\(corpusRuns == 1 ? "" : "s") each)"))
             let ids = corpus.reduce(into: [String]()) { if !$0.contains($1.entry.exerciseID) { $0.append($1.entry.exerciseID) } }
             for id in ids {
                 let mine = corpus.filter { $0.entry.exerciseID == id }

@@ -22,12 +22,14 @@ extension Command {
 
         OPTIONS:
           --runs N    runs of every suite (default 5)
+          --corpus-runs N
+                      runs of every near miss and alternative (default: as --runs)
           --no-drill  skip the fault drill
           --no-corpus skip the near misses and alternatives
           -h, --help  show this help
         """,
         options: ["--no-drill", "--no-corpus"],
-        valued: ["--runs"],
+        valued: ["--runs", "--corpus-runs"],
         run: { options in
             let workbook = try currentWorkbook()
             let runs = try options.count("--runs", default: 5)
@@ -40,6 +42,7 @@ extension Command {
             var selftest = Selftest(workbook: workbook, runs: runs, chapters: chapters, drill: !options.has("--no-drill"), progress: progressLine)
             selftest.workbookExecutable = Bundle.main.executableURL
             selftest.corpus = !options.has("--no-corpus")
+            selftest.corpusRuns = try options.values["--corpus-runs"].map { _ in try options.count("--corpus-runs", default: runs) }
             let report = try selftest.run()
             print(report.rendered(style: .automatic))
             return report.succeeded ? 0 : 1
