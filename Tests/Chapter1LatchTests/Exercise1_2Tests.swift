@@ -22,8 +22,9 @@ struct Exercise1_2Tests {
         let results = Tally<Bool>()
         guard let latch = Self.latch(count: 3, results) else { return }
 
-        guard returns("three calls passing false, true, true", { latch.value(false); latch.value(true); latch.value(true) })
-        else { return }
+        guard returns("the 1st of 3 calls, passing false", { latch.value(false) }) else { return }
+        #expect(results.all.isEmpty, "whenZero ran after 1 of 3 calls (it got \(results.all)); even when an animation was interrupted, it must wait for all 3 calls")
+        guard returns("the 2nd and 3rd of 3 calls, passing true", { latch.value(true); latch.value(true) }) else { return }
         #expect(results.all == [false], "calls passed false, true, true; whenZero got \(results.all) — it must get [false]: not every animation finished")
     }
 
