@@ -89,11 +89,14 @@ struct Exercise1_2Tests {
         for (round, allFinished) in got.all { answers[round].append(allFinished) }
         let off = answers.indices.filter { answers[$0] != [$0 % 2 != 0] }
         if let first = off.first {
+            let passed = first % 2 == 0 ? "where one thread passed false" : "where all four passed true"
+            let got = answers[first].count == 1
+                ? "whenZero got \(answers[first][0]) instead of \(first % 2 != 0)"
+                : "whenZero ran \(answers[first].count) times (it got \(answers[first])) instead of once"
             Issue.record("""
-                In \(off.count) of 1 000 rounds — each a new latch of 4 that four threads called at the same moment, \
-                one of them passing \(first % 2 == 0 ? "false" : "true, like the others") — whenZero got \(answers[first]) \
-                instead of [\(first % 2 != 0)]. Record each call's Bool in the same critical section that lowers the \
-                count and decides "this call reached zero".
+                In \(off.count) of 1 000 rounds — each a new latch of 4 that four threads called at the same moment — \
+                \(got) (e.g. in a round \(passed)). Record each call's Bool, lower the count and decide "this call \
+                reached zero" all in one critical section.
                 """)
         }
     }
