@@ -31,7 +31,7 @@ struct Exercise1_1Tests {
             Unchecked(keepAlive((0..<rounds).map { round in makeLatch(count: 1 + round % 4) { fired.append(round) } }))
         }) else { return }
 
-        guard runInRounds(rounds: rounds, "four threads calling 1 000 latches, one round per latch", { _, round in
+        guard runInRounds(rounds: rounds, "four threads calling 1 000 latches, one round per latch", seconds: 3, { _, round in
             latches.value[round]()
         }) else { return }
         var runs = [Int](repeating: 0, count: rounds)

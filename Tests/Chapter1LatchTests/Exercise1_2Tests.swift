@@ -82,7 +82,7 @@ struct Exercise1_2Tests {
         }) else { return }
 
         // In even rounds one thread (a different one each time) passes false; odd rounds are all true.
-        guard runInRounds(rounds: rounds, "four threads calling 1 000 latches, one round per latch", { thread, round in
+        guard runInRounds(rounds: rounds, "four threads calling 1 000 latches, one round per latch", seconds: 3, { thread, round in
             latches.value[round](!(round % 2 == 0 && thread == (round / 2) % 4))
         }) else { return }
         var answers = [[Bool]](repeating: [], count: rounds)
