@@ -101,8 +101,8 @@ func roundsProblem(
 /// a sentence. A sentence that starts with "Timed out:" is a wait that ran out (deadlock kind).
 func timedOut(_ sentence: String) -> String { "\(FailureMarker.timedOut) \(sentence)" }
 
-/// ``judgeChild(_:_:ifItCrashed:sourceLocation:)``, and a child's "Timed out: …" answer is recorded as
-/// a timeout (deadlock kind) rather than as a wrong result.
+/// ``judgeChild(_:_:ifItCrashed:sourceLocation:)``, and a child's "Timed out: …" answer is recorded,
+/// as it is, as a timeout (deadlock kind) rather than as a wrong result.
 func judgeLatchChild(
     _ result: ExitTest.Result?, _ what: String, ifItCrashed: String,
     sourceLocation: SourceLocation = #_sourceLocation
@@ -110,7 +110,7 @@ func judgeLatchChild(
     if let result, case .exitCode(ChildExit.wrong) = result.exitStatus {
         let said = String(decoding: result.standardOutputContent, as: UTF8.self)
         if said.hasPrefix(FailureMarker.timedOut) {
-            recordTimeout("\(what): \(said.dropFirst(FailureMarker.timedOut.count).drop { $0 == " " })",
+            recordTimeout(String(said.dropFirst(FailureMarker.timedOut.count).drop { $0 == " " }),
                           sourceLocation: sourceLocation)
             return
         }
