@@ -8,7 +8,9 @@ import WorkbookTestSupport
 // so that an answer that blocks its caller (a `group.wait()` inside a function that must return at
 // once) fails its test with "Timed out:" instead of hanging the run.
 
-/// Waits until `target.queue` has run every block scheduled on it so far, at most `seconds`.
+/// Waits until `target.queue` has run every block scheduled on it so far — and every block that
+/// those blocks scheduled on it in turn (a notify block submitted when the last of them left the
+/// group) — at most `seconds`.
 ///
 /// Used instead of `target.queue.sync {}`: learner code may be blocking the queue (a wait inside a
 /// block running on it), and then the test must end, not hang.
@@ -18,7 +20,7 @@ func settle(
     sourceLocation: SourceLocation = #_sourceLocation
 ) -> Bool {
     let drained = Signal()
-    target.queue.async { drained.fire() }
+    target.queue.async { target.queue.async { drained.fire() } }
     return drained.wait(
         "\(what): the queue was still busy \(formatted(seconds)) later. Something blocks it — a `wait()` inside a block running on that queue?",
         seconds: seconds, sourceLocation: sourceLocation)

@@ -7,10 +7,10 @@ import WorkbookTestSupport
 // - runAll returns at once: it calls no function itself and never waits ... completionWaitsForLateStarts
 // - every function is started once, on `queue` ............................ completionWaitsForLateStarts, mixedFunctions
 // - completion exactly once, on `queue`, only after every callback, however
-//   the callbacks come (at once, later, from many threads at once) ......... completionWaitsForLateStarts, mixedFunctions, callbacksOnTheQueueItself
+//   the callbacks come (at once, later, from many threads at once) ......... completionWaitsForLateStarts, mixedFunctions, callbacksOnTheQueueItself (exit test)
 // - completion is always scheduled on `queue`, never called inside runAll;
 //   an empty list completes at once ........................................ emptyListCompletes
-// - runAll never blocks `queue` while it waits ............................. callbacksSentThroughTheQueue
+// - runAll never blocks `queue` while it waits ............................. callbacksOnTheQueueItself (exit test)
 
 @Suite("2.1 runAll(_:queue:completion:)", .gradedUnderTSan)
 struct Exercise2_1Tests {
@@ -110,55 +110,47 @@ struct Exercise2_1Tests {
             """)
     }
 
-    @Test("functions that call back from a block they send to the queue: runAll must not block the queue")
-    func callbacksSentThroughTheQueue() {
-        let target = TestQueue()
-        let viaQueue: FunctionWithCallback = { done in
-            let callback = Unchecked(done)
-            target.queue.async { callback.value() }
-        }
-        let completions = Tally<Bool>(), done = Signal()
-        guard callRunAll(Array(repeating: viaQueue, count: 3), on: target, "3 functions that call back on the queue", completion: {
-            completions.append(target.isCurrent)
-            done.fire()
-        }) else { return }
-        guard done.wait("""
-            completion was not called within 2 s, although every function called back from a block \
-            on `queue`. Does a block on `queue` wait for the group (group.wait())? Then the callbacks \
-            queued behind it can never run. Let notify do the waiting.
-            """) else { return }
-        settle(target, "after completion ran")
-        #expect(completions.all == [true], "completion must run exactly once, on the given queue; it ran \(completions.count) times")
-    }
-
-    @Test("functions that call back before they return, so on the queue itself")
+    @Test("functions that call back on the queue itself: before they return, or from a block they send to it")
     func callbacksOnTheQueueItself() async {
-        // In a child process: an answer that calls `queue.sync` from the last callback stops the
-        // program here, and only this test should fail.
+        // In a child process: an answer that calls `queue.sync` from a callback running on `queue`
+        // stops the program, and only this test should fail.
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
         ) {
             runInChild(seconds: 2) {
                 let target = TestQueue()
-                let completions = Tally<Bool>(), done = Signal()
-                runAll(Array(repeating: fakeWork(.synchronous), count: 3), queue: target.queue) {
-                    completions.append(target.isCurrent)
-                    done.fire()
+                let viaQueue: FunctionWithCallback = { done in
+                    let callback = Unchecked(done)
+                    target.queue.async { callback.value() }
                 }
-                // Longer than the child's bound: no completion at all ends the child as hung.
-                guard done.happens(within: 10) else { return nil }
-                target.queue.sync {}
-                if completions.all == [true] { return nil }
-                return "completion ran \(completions.count) times (\(completions.all.filter { !$0 }.count) of them off the queue); it must run exactly once, on the given queue"
+                let cases: [(what: String, functions: [FunctionWithCallback])] = [
+                    ("3 functions that call back before they return", Array(repeating: fakeWork(.synchronous), count: 3)),
+                    ("3 functions that call back from a block they send to queue", Array(repeating: viaQueue, count: 3)),
+                ]
+                for (what, functions) in cases {
+                    let completions = Tally<Bool>(), done = Signal()
+                    runAll(functions, queue: target.queue) {
+                        completions.append(target.isCurrent)
+                        done.fire()
+                    }
+                    // Longer than the child's bound: no completion at all ends the child as hung.
+                    guard done.happens(within: 10) else { return nil }
+                    target.queue.sync {}
+                    target.queue.sync {}
+                    if completions.all != [true] {
+                        return "with \(what), completion ran \(completions.count) times (\(completions.all.filter { !$0 }.count) of them off the queue); it must run exactly once, on the given queue"
+                    }
+                }
+                return nil
             }
         }
         judgeChild(
-            result, "runAll with 3 functions that call back before they return (on `queue` itself)",
+            result, "runAll with functions that call back on `queue` itself (before they return, or from a block they send to queue)",
             ifItCrashed: """
                 A block running on `queue` that calls `queue.sync` waits for itself, and libdispatch \
                 stops the program ("dispatch_sync called on queue already owned by current thread"): \
-                here every callback comes on `queue`. Deliver completion with `queue.async` or \
+                here the callbacks come on `queue`. Deliver completion with `queue.async` or \
                 `group.notify(queue:)`. A `leave()` without its `enter()` stops it too.
                 """)
     }
