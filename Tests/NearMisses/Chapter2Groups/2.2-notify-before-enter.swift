@@ -1,4 +1,4 @@
-// near-miss wrong: notify is registered before the requests enter the group, so it fires at once on the empty group and delivers a context without the answers.
+// near-miss race: notify is registered before the requests enter the group, so it fires at once and reads the answers while the callbacks are still writing them — a data race, and a context without the answers.
 import Dispatch
 
 public protocol FriendService {
