@@ -13,7 +13,8 @@ import Foundation
 // - A source that fails reports no URLs and calls `done(error)` once: it still counts as finished.
 // - `completion` is always submitted to `queue`, never called from inside load: with no sources it
 //   comes at once, on `queue`, with [].
-// - Every load has its own list: loads that overlap, from any threads, do not mix their URLs.
+// - Every load has its own list: loads from any threads, overlapping or not, do not mix
+//   their URLs.
 // - `completion` is called with nothing of the library held (no lock, not on its queue): it may
 //   start another load, from any thread, and wait for it.
 //

@@ -1,6 +1,7 @@
 import Chapter2Groups
 import Dispatch
 import Foundation
+import Synchronization
 import Testing
 import WorkbookTestSupport
 
@@ -72,4 +73,23 @@ func answer(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, _
 
 private func formatted(_ seconds: Double) -> String {
     seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+}
+
+/// A flag one thread raises and another polls, without ordering anything else between them: the
+/// Thread Sanitizer sees no synchronization in a relaxed atomic. Lets a test start work "after"
+/// something happened while leaving the two threads unordered, as two unrelated callers would be.
+final class UnorderedFlag: Sendable {
+    private let raised = Atomic<Bool>(false)
+
+    func raise() { raised.store(true, ordering: .relaxed) }
+
+    /// Waits (spinning, at most `seconds`) until the flag is raised; `false` if it never was.
+    func spin(seconds: Double = 2) -> Bool {
+        let deadline = DispatchTime.now() + seconds
+        while !raised.load(ordering: .relaxed) {
+            if DispatchTime.now() > deadline { return false }
+            sched_yield()
+        }
+        return true
+    }
 }

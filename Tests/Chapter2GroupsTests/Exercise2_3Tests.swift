@@ -19,7 +19,7 @@ import WorkbookTestSupport
 // - a failed source adds nothing but counts as finished ..................... failingSources (exit test)
 // - completion is scheduled on `queue`, never called inside load — also with
 //   no sources ................................................................ noSources
-// - every load has its own list: overlapping loads do not mix ............... overlappingLoads
+// - every load has its own list: loads do not mix, overlapping or not ........ severalLoads
 // - completion holds nothing of the library: it may start another load and
 //   wait for it .............................................................. completionMayLoadAgain
 
@@ -132,12 +132,20 @@ struct Exercise2_3Tests {
                     ("every source fails", [ListSource(fails: true, style: .synchronous), ListSource(fails: true, style: .asynchronous)]),
                 ]
                 for (what, sources) in cases {
+                    let library = VideoLibrary(sources: sources)
                     let target = TestQueue()
                     let delivered = Tally<(urls: [URL], onQueue: Bool)>(), arrived = Signal()
-                    VideoLibrary(sources: sources).load(queue: target.queue) { urls in
+                    // As in the other tests: the library's queues wait until every source has
+                    // finished and `queue` has run what was scheduled on it by then.
+                    let busy = QueueHold(queuesOf: library)
+                    library.load(queue: target.queue) { urls in
                         delivered.append((urls, target.isCurrent))
                         arrived.fire()
                     }
+                    for source in sources { _ = source.finished.happens(within: 2) }
+                    target.queue.sync {}
+                    target.queue.sync {}
+                    busy.release()
                     // Longer than the child's bound: no completion at all ends the child as hung.
                     guard arrived.happens(within: 10) else { return nil }
                     target.queue.sync {}
@@ -183,91 +191,107 @@ struct Exercise2_3Tests {
             """)
     }
 
-    @Test("two loads that overlap on one library each deliver their own URLs")
-    func overlappingLoads() {
+    @Test("loads on one library, from several threads, overlapping or not: each delivers only its own URLs")
+    func severalLoads() {
         let held = (0..<2).map { _ in HeldSource() }
         let library = VideoLibrary(sources: held)
-        let targets = [TestQueue(label: "first load"), TestQueue(label: "second load")]
-        let delivered = [Tally<(urls: [URL], onQueue: Bool)>(), Tally<(urls: [URL], onQueue: Bool)>()]
-        let arrived = [Signal(), Signal()]
+        let targets = (1...3).map { TestQueue(label: "load \($0)") }
+        let delivered = (0..<3).map { _ in Tally<(urls: [URL], onQueue: Bool)>() }
+        let arrived = (0..<3).map { _ in Signal() }
+        let firstArrived = UnorderedFlag()
         let deliver: (Int) -> ([URL]) -> Void = { n in
             { urls in
                 delivered[n].append((urls, targets[n].isCurrent))
                 arrived[n].fire()
+                if n == 0 { firstArrived.raise() }
             }
         }
-        let firstURLs = (0..<2).flatMap { s in (0..<50).map { video(s, $0) } }
-        let secondURLs = (0..<2).flatMap { s in (0..<50).map { video(s + 2, $0) } }
+        // Load n finds video(2n, i) and video(2n + 1, i): 50 URLs from each of the 2 sources.
+        let urls = (0..<3).map { n in (0..<2).flatMap { s in (0..<50).map { video(2 * n + s, $0) } } }
+        let requests = { (n: Int) in Unchecked(held.compactMap { $0.requests.all.dropFirst(n).first }) }
 
+        // Load 1, and its URLs reported from thread 0. Thread 1 starts load 2 as soon as load 1 has
+        // delivered, without any synchronization with it — as an unrelated caller on another
+        // thread would: whatever load 2 does to the library must not touch load 1's list.
         let firstHold = QueueHold(queuesOf: library)
-        guard callLoad(library, on: targets[0], "the first of two loads", completion: deliver(0)) else {
+        guard callLoad(library, on: targets[0], "the first of three loads", completion: deliver(0)) else {
             firstHold.release()
             return
         }
-        let first = Unchecked(held.compactMap { $0.requests.all.first })
+        let first = requests(0)
         guard first.value.count == 2 else {
             Issue.record("load asked \(first.value.count) of 2 sources to enumerate before it returned; it must ask every source")
             firstHold.release()
             return
         }
-        // At the same moment: thread 0 reports the first load's URLs, thread 1 starts a second load
-        // on the same library. Nothing orders the one thread's work before the other's. Thread 0
-        // lets the library's queue go on only after the first load's queue has run what was
-        // scheduled on it (as in the other tests).
         let lib = Unchecked(library), secondDelivery = Unchecked(deliver(1))
-        guard runConcurrently(threads: 2, iterations: 1, "reporting for the first load while a second load starts", { thread, _ in
+        guard runConcurrently(threads: 2, iterations: 1, "reporting for load 1, and starting load 2 once it has delivered", { thread, _ in
             if thread == 0 {
                 for (s, request) in first.value.enumerated() {
                     for i in 0..<50 { request.found(video(s, i)) }
                     request.done(nil)
                 }
+                // As in the other tests: the library's queue goes on only after `queue` has run
+                // what was scheduled on it by then.
                 let drained = Signal()
                 targets[0].queue.async { targets[0].queue.async { drained.fire() } }
                 _ = drained.happens(within: 2)
                 firstHold.release()
             } else {
+                _ = firstArrived.spin()
                 lib.value.load(queue: targets[1].queue, completion: secondDelivery.value)
             }
         }) else {
             firstHold.release()
             return
         }
-        let second = Unchecked(held.compactMap { $0.requests.all.dropFirst().first })
-        guard second.value.count == 2 else {
-            Issue.record("the second load asked \(second.value.count) of 2 sources to enumerate; every load must ask every source")
-            return
-        }
-        let secondHold = QueueHold(queuesOf: library)
-        guard runConcurrently(threads: 2, iterations: 50, "reporting for the second load", { s, i in
-            second.value[s].found(video(s + 2, i))
-            if i == 49 { second.value[s].done(nil) }
-        }) else {
-            secondHold.release()
-            return
-        }
-        settle(targets[1], "after the second load's sources finished")
-        secondHold.release()
 
-        for n in 0..<2 {
-            guard arrived[n].wait("load number \(n + 1) of 2 did not call its completion within 2 s after its sources had finished") else { return }
-            settle(targets[n], "after completion number \(n + 1) ran")
+        // Load 3 starts while load 2 is still waiting for its sources; then both get their URLs
+        // at once, from two threads, each thread reporting for one source of both loads.
+        guard callLoad(library, on: targets[2], "the third of three loads, while the second is still running", completion: deliver(2)) else { return }
+        let second = requests(1), third = requests(2)
+        guard second.value.count == 2, third.value.count == 2 else {
+            Issue.record("loads 2 and 3 asked \(second.value.count) and \(third.value.count) of 2 sources to enumerate; every load must ask every source")
+            return
         }
-        #expect(delivered[0].count == 1 && delivered[1].count == 1, "each load must call its completion exactly once; they ran \(delivered[0].count) and \(delivered[1].count) times")
-        guard let one = delivered[0].all.first, let two = delivered[1].all.first else { return }
-        #expect(one.onQueue && two.onQueue, "each load must call its completion on the queue given to it")
-        let missing = Set(firstURLs).subtracting(one.urls).count + Set(secondURLs).subtracting(two.urls).count
-        if missing > 0 {
+        let laterHold = QueueHold(queuesOf: library)
+        guard runConcurrently(threads: 2, iterations: 50, "reporting for loads 2 and 3 at once", { s, i in
+            second.value[s].found(video(2 + s, i))
+            third.value[s].found(video(4 + s, i))
+            if i == 49 {
+                second.value[s].done(nil)
+                third.value[s].done(nil)
+            }
+        }) else {
+            laterHold.release()
+            return
+        }
+        settle(targets[1], "after the sources of load 2 finished")
+        settle(targets[2], "after the sources of load 3 finished")
+        laterHold.release()
+
+        for n in 0..<3 {
+            guard arrived[n].wait("load \(n + 1) of 3 did not call its completion within 2 s after its sources had finished") else { return }
+            settle(targets[n], "after completion \(n + 1) ran")
+        }
+        let got = delivered.map(\.all)
+        #expect(got.map(\.count) == [1, 1, 1], "each load must call its completion exactly once; they ran \(got.map(\.count)) times")
+        guard got.allSatisfy({ $0.count == 1 }) else { return }
+        let one = got.map { $0[0] }
+        #expect(one.allSatisfy { $0.onQueue }, "each load must call its completion on the queue given to it")
+        let missing = (0..<3).map { Set(urls[$0]).subtracting(one[$0].urls).count }
+        let foreign = (0..<3).map { Set(one[$0].urls).subtracting(urls[$0]).count }
+        if missing.reduce(0, +) > 0 {
             Issue.record("""
-                two loads that overlapped got \(one.urls.count) and \(two.urls.count) URLs, expected \(firstURLs.count) \
-                each: \(missing) missing. Completion read a list while appends were still waiting on the \
-                library's serial queue — does the group know about that work?
+                three loads got \(one.map(\.urls.count)) URLs, expected 100 each: \(missing) missing. \
+                Completion read a list while appends were still waiting on the library's serial queue — \
+                does the group know about that work?
                 """)
         } else {
-            #expect(one.urls.count == firstURLs.count && two.urls.count == secondURLs.count, """
-                two loads that overlapped got \(one.urls.count) and \(two.urls.count) URLs, expected \(firstURLs.count) \
-                each, every load only its own (\(Set(one.urls).subtracting(firstURLs).count) and \
-                \(Set(two.urls).subtracting(secondURLs).count) belonged to the other load). Does the list live in \
-                the library, shared by every load? Each load needs a list of its own.
+            #expect(foreign == [0, 0, 0] && one.map(\.urls.count) == [100, 100, 100], """
+                three loads got \(one.map(\.urls.count)) URLs, expected 100 each, every load only its own \
+                (\(foreign) came from another load). Does the list live in the library, shared by every \
+                load? Each load needs a list of its own.
                 """)
         }
     }
