@@ -1,4 +1,4 @@
-// near-miss race: the list lives in the library and load resets it outside the serial queue, so a second load clears it while the first load's appends run on that queue.
+// near-miss race: the list lives in the library and load resets it outside the serial queue, so a load started on another thread writes the list with nothing ordering that write against the previous load's appends — and loads that overlap mix their URLs.
 import Dispatch
 import Foundation
 
