@@ -1,16 +1,11 @@
 import Dispatch
 
 // Exercise 2.2 — the watch app's join: two requests at once, one combined answer.
-//
 // The contract:
-// - Both requests start before fetchApplicationContext returns: neither waits for the other's
-//   answer, and the call itself waits for no answer.
-// - Each service answers exactly once, on any thread: before its call returns, or later from a
-//   thread of its own — so the two answers can arrive on two threads at the same moment.
-// - `completion` runs exactly once, on `queue`, after both answers have arrived (whichever comes
-//   first), with the friends and the steps of this fetch.
-// - Many fetches may be in flight at once, each answered on any threads: no data race, and each
-//   fetch delivers its own context.
+// - Both requests start before the call returns; the call waits for no answer.
+// - Each service answers once, on any thread: before its call returns, or later on its own thread.
+// - `completion` runs exactly once, on `queue`, after both answers (either may come first).
+// - Answers may come on two threads at once, many fetches may run at once: no data race.
 
 /// The server API that knows who your friends are.
 public protocol FriendService {
