@@ -31,7 +31,9 @@ public final class ModalPresenter {
             while isShowing { usleep(1_000) }  // wait until the screen is free
             isShowing = true
             ui.async { [self] in
-                modal.dismissAction = { [self] in isShowing = false }
+                modal.dismissAction = { [self] in
+                    isShowing = false
+                }
                 screen.present(modal)
             }
         }
