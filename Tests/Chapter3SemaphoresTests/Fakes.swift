@@ -297,6 +297,15 @@ final class FakeJobs: Books, @unchecked Sendable {
         return true
     }
 
+    /// Finishes every job held so far, from another thread; later jobs are still held.
+    func finishHeld() {
+        let all = update { () -> [@Sendable () -> Void] in
+            defer { waiting = [] }
+            return waiting
+        }
+        for finish in all { network.async(execute: finish) }
+    }
+
     /// Finishes every held job, and every later one at once. Call it in a `defer`.
     func finishAll() {
         let all = update { () -> [@Sendable () -> Void] in
