@@ -140,7 +140,7 @@ struct Exercise3_3Tests {
         }
         let mostAtOnce = jobs.mostAtOnce
         #expect(mostAtOnce <= 3,
-                "\(mostAtOnce) jobs were running at the same time; maxConcurrent is 3. When two callers find the last slot free at the same moment, only one may take it: checking for a free slot and taking it must be one step")
+                "\(mostAtOnce) jobs were running at the same time, four callers having called run(_:) at the same moment; maxConcurrent is 3. A slot is free only when its job calls done() — and when two callers find the last slot free together, only one may take it: checking for a free slot and taking it must be one step")
         let started = jobs.started
         let eachOnce = Set(started).count == started.count
         #expect(eachOnce, "\(started.count) starts of \(Set(started).count) different jobs; each job must run exactly once")
