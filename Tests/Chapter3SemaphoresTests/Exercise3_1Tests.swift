@@ -73,7 +73,7 @@ struct Exercise3_1Tests {
         let presenter = Unchecked(keptForever(ModalPresenter(screen: screen, ui: ui.queue)))
         let modals = Unchecked((0..<4).map { thread in (0..<25).map { FakeModal("\(thread)-\($0)") } })
 
-        guard runConcurrently(threads: 4, iterations: 25, "presenting 100 modals from 4 threads", { thread, iteration in
+        guard runConcurrently(threads: 4, iterations: 25, "presenting 100 modals from 4 threads", seconds: 2, { thread, iteration in
             presenter.value.present(modals.value[thread][iteration])
         }) else { return }
         guard screen.waitUntilShown(100) else {

@@ -96,7 +96,7 @@ struct Exercise3_2Tests {
         let service = Unchecked(keptForever(AudioService(api: api)))
         let answers = Arrivals<(thread: Int, iteration: Int, episode: Int)>()
 
-        guard runConcurrently(threads: 4, iterations: 50, "200 fetchAudioList(completion:) calls from 4 threads", { thread, iteration in
+        guard runConcurrently(threads: 4, iterations: 50, "200 fetchAudioList(completion:) calls from 4 threads", seconds: 2, { thread, iteration in
             service.value.fetchAudioList { podcasts in
                 answers.append((thread, iteration, Self.episode(podcasts.first?.title ?? "nothing")))
             }
@@ -147,8 +147,8 @@ struct Exercise3_2Tests {
                     let api = FakeAudioAPI(answers: .synchronous)
                     let service = Unchecked(keptForever(AudioService(api: api)))
                     let answers = Arrivals<String>()
-                    guard gatedThreads(iterations: 50, { _, _ in service.value.fetchAudioList { answers.append($0.first?.title ?? "nothing") } }) else {
-                        return childTimedOut("200 fetchAudioList(completion:) calls from 4 threads did not all return within 5 s, the server answering before fetchList returned")
+                    guard gatedThreads(iterations: 50, seconds: 2, { _, _ in service.value.fetchAudioList { answers.append($0.first?.title ?? "nothing") } }) else {
+                        return childTimedOut("200 fetchAudioList(completion:) calls from 4 threads did not all return within 2 s, the server answering before fetchList returned")
                     }
                     guard answers.arrived(200) else {
                         return childTimedOut("only \(answers.count) of 200 callers (4 threads) got an answer within 2 s, the server answering before fetchList returned")

@@ -79,7 +79,7 @@ struct Exercise3_3Tests {
         defer { jobs.finishAll() }
         let limiter = Unchecked(keptForever(DownloadLimiter(maxConcurrent: 3)))
 
-        guard runConcurrently(threads: 4, iterations: 50, "200 run(_:) calls from 4 threads", { thread, iteration in
+        guard runConcurrently(threads: 4, iterations: 50, "200 run(_:) calls from 4 threads", seconds: 2, { thread, iteration in
             CallerThread.mark()
             limiter.value.run(jobs.job(thread * 1_000 + iteration))
         }) else { return }
@@ -113,7 +113,7 @@ struct Exercise3_3Tests {
 
         for round in 0..<rounds {
             let before = 4 * round
-            guard runConcurrently(threads: 4, iterations: 1, "four run(_:) calls at the same moment", { thread, _ in
+            guard runConcurrently(threads: 4, iterations: 1, "four run(_:) calls at the same moment", seconds: 2, { thread, _ in
                 limiter.value.run(jobs.job(before + thread))
             }) else { return }
             guard jobs.waitUntilStarted(before + 3) else {
@@ -206,8 +206,8 @@ struct Exercise3_3Tests {
                 do {
                     let jobs = FakeJobs(finish: .synchronous)
                     let limiter = Unchecked(keptForever(DownloadLimiter(maxConcurrent: 3)))
-                    guard gatedThreads(iterations: 50, { thread, iteration in limiter.value.run(jobs.job(thread * 1_000 + iteration)) }) else {
-                        return childTimedOut("200 run(_:) calls from 4 threads did not all return within 5 s, the jobs calling done() before they returned")
+                    guard gatedThreads(iterations: 50, seconds: 2, { thread, iteration in limiter.value.run(jobs.job(thread * 1_000 + iteration)) }) else {
+                        return childTimedOut("200 run(_:) calls from 4 threads did not all return within 2 s, the jobs calling done() before they returned")
                     }
                     guard jobs.waitUntilFinished(200) else {
                         return childTimedOut("only \(jobs.started.count) of 200 jobs started within 2 s, each calling done() before it returned — does a done() called that early give its slot back?")
