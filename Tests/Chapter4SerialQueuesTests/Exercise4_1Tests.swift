@@ -84,6 +84,44 @@ struct Exercise4_1Tests {
         judge(result, "Two threads writing the token while two read it", ifItCrashed: Self.syncInsideSync)
     }
 
+    @Test("a writer and a reader taking turns; some writes clear the token")
+    func readerTakingTurnsWithWriter() async {
+        _ = quickChildExits
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                guard #available(macOS 15.0, *) else { return nil }
+                let store = Unchecked(TokenStore())
+                // Turn 2i: the writer sets token i — or clears it, every 4th time; turn 2i+1: the
+                // reader reads it back. Only the store's queue can order a read after the write before
+                // it; nothing else here does. So any access made off the queue is reported, every run.
+                let turns = Turns()
+                let problems = Tally<String>()
+                guard runConcurrently(threads: 2, iterations: 200, "a writer and a reader taking turns", { thread, iteration in
+                    let expected: String? = iteration % 4 == 3 ? nil : "t\(iteration)"
+                    guard turns.wait(for: 2 * iteration + thread) else {
+                        problems.append("turn \(2 * iteration + thread) never came")
+                        return
+                    }
+                    if thread == 0 {
+                        store.value.token = expected
+                    } else {
+                        let seen = store.value.token
+                        if seen != expected {
+                            problems.append("read \(seen ?? "nil") right after " + (expected.map { "token = \"\($0)\"" } ?? "token = nil"))
+                        }
+                    }
+                    turns.pass(to: 2 * iteration + thread + 1)
+                }) else { return "the writer and the reader did not finish within 5 s" }
+                if problems.all.isEmpty { return nil }
+                return "the reader did not see the write just before it: \(problems.all.prefix(3))"
+            }
+        }
+        judge(result, "A writer and a reader taking turns", ifItCrashed: Self.syncInsideSync)
+    }
+
     @Test("a read waits while another block runs on the store's queue")
     func readsGoThroughTheQueue() async {
         _ = quickChildExits

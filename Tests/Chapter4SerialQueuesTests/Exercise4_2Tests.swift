@@ -97,7 +97,7 @@ struct Exercise4_2Tests {
                     }
                 }) else { return "the two update calls did not return within 5 s" }
                 if meter.maximum > 1 {
-                    return "two update calls ran their transforms at the same time, so both started from the same old token. Each `queue.sync` is safe on its own; the gap between the read and the write is not."
+                    return "two update calls ran their transforms at the same time, so the second did not start from the first one's result. Read, transform and write in one block on the queue: each `queue.sync` is safe on its own; the gap between two of them is not."
                 }
                 if calls.count != 2 { return "two updates called transform \(calls.count) times; each must call it exactly once" }
                 let final = Exercise4_2Tests.token(of: store.value)
@@ -106,6 +106,43 @@ struct Exercise4_2Tests {
             }
         }
         judge(result, "Two updates at the same moment", ifItCrashed: Self.syncInsideSync)
+    }
+
+    @Test("two threads taking turns: each update starts from the one before")
+    func updatesTakingTurns() async {
+        _ = quickChildExits
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                guard #available(macOS 15.0, *) else { return nil }
+                let store = Unchecked(TokenStore())
+                // Turn 2i + thread: that thread adds one. Only the store's queue can order one thread's
+                // update after the other's; nothing else here does. So a read or a write of
+                // `cachedToken` made off the queue is reported, every run.
+                let turns = Turns()
+                let problems = Tally<String>()
+                guard runConcurrently(threads: 2, iterations: 200, "two threads taking turns", { thread, iteration in
+                    let turn = 2 * iteration + thread
+                    guard turns.wait(for: turn) else {
+                        problems.append("turn \(turn) never came")
+                        return
+                    }
+                    store.value.update { current in
+                        let seen = current.flatMap { Int($0) } ?? 0
+                        if seen != turn { problems.append("update \(turn + 1) was given \(current ?? "nil"); the update before it had left \(turn)") }
+                        return Exercise4_2Tests.addOne(current)
+                    }
+                    turns.pass(to: turn + 1)
+                }) else { return "the two threads did not finish within 5 s" }
+                if let problem = problems.all.first { return problem }
+                let final = Exercise4_2Tests.token(of: store.value)
+                if final != "400" { return "400 updates that each add one, made in turns, left the token at \(final ?? "nil"); expected 400" }
+                return nil
+            }
+        }
+        judge(result, "Two threads taking turns updating", ifItCrashed: Self.syncInsideSync)
     }
 
     @Test("four threads × 1 000 updates that each add one: none is lost")

@@ -146,6 +146,47 @@ struct Exercise4_4Tests {
         judge(result, "Flushing while three threads record", ifItCrashed: Self.syncInsideSync)
     }
 
+    @Test("two threads taking turns recording and flushing: every event comes back exactly once")
+    func threadsTakingTurns() async {
+        _ = quickChildExits
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                guard #available(macOS 15.0, *) else { return nil }
+                let written = Tally<[String]>()
+                let flushed = Tally<[String]>()
+                let log = Unchecked(EventLog(capacity: 2) { written.append($0) })
+                // Turn 2i + thread: thread 1 records "1-i"; thread 0 records "0-i", or flushes every
+                // third time. Only the log's queue can order one thread's access to the buffer after
+                // the other's; nothing else here does. So any access made off the queue — an emptying
+                // or a flush that skips it — is reported, every run.
+                let turns = Turns()
+                let problems = Tally<String>()
+                guard runConcurrently(threads: 2, iterations: 150, "two threads taking turns", { thread, iteration in
+                    guard turns.wait(for: 2 * iteration + thread) else {
+                        problems.append("turn \(2 * iteration + thread) never came")
+                        return
+                    }
+                    if thread == 0 && iteration % 3 == 2 {
+                        flushed.append(log.value.flush())
+                    } else {
+                        log.value.record("\(thread)-\(iteration)")
+                    }
+                    turns.pass(to: 2 * iteration + thread + 1)
+                }) else { return "the two threads did not finish within 5 s" }
+                if let problem = problems.all.first { return problem }
+                if let problem = Exercise4_4Tests.batchProblem(written.all, capacity: 2) { return problem }
+                let all = Array(written.all.joined()) + Array(flushed.all.joined()) + log.value.flush()
+                let expected = Set((0..<150).map { "1-\($0)" } + (0..<150).filter { $0 % 3 != 2 }.map { "0-\($0)" })
+                if all.count == expected.count && Set(all) == expected { return nil }
+                return "\(expected.count) events were recorded, but write and the flushes gave back \(all.count) (\(Set(all).count) different ones); each event must come back exactly once"
+            }
+        }
+        judge(result, "Two threads taking turns recording and flushing", ifItCrashed: Self.syncInsideSync)
+    }
+
     @Test("write may use the log: it runs after record has let go of the queue")
     func writeMayUseTheLog() async {
         _ = quickChildExits
