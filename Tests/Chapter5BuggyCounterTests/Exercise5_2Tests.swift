@@ -28,8 +28,9 @@ struct Exercise5_2Tests {
             probe.held.releaseAll(threads: 1, "releasing the callbacks performAll waits for")
             return
         }
-        #expect(probe.started == 2_000, "performAll started work \(probe.started) times before it returned; it must call `work` 2 000 times, before returning")
-        #expect(probe.startedOnOtherThreads == 0, "\(probe.startedOnOtherThreads) of 2 000 pieces of work were started on another thread; performAll must call `work` itself, on the caller's thread")
+        let started = probe.started, elsewhere = probe.startedOnOtherThreads
+        #expect(started == 2_000, "performAll started work \(started) times by the time it returned; it must call `work` 2 000 times, before returning")
+        #expect(elsewhere == 0, "\(elsewhere) of 2 000 pieces of work were started on another thread; performAll must call `work` itself, on the caller's thread")
         guard drain(probe.target, "after \(call) returned") else {
             probe.held.releaseAll(threads: 1, "releasing the callbacks the blocked queue waits for")
             return
@@ -105,9 +106,10 @@ struct Exercise5_2Tests {
         }
         hold.release()
         guard returned != nil else { return }
-        #expect(probe.started == 0, "\(call) started work \(probe.started) times")
+        let started = probe.started
+        #expect(started == 0, "\(call) started work \(started) times")
         guard probe.firstCompletion() else {
-            recordTimeout("\(call) did not call completion within 2 s. With nothing to wait for, completion must be sent to `queue` at once — a counter checked only inside callbacks never gets there, because no callback comes.")
+            recordTimeout("\(call) did not call completion within 2 s. With nothing to wait for, completion must be sent to `queue` at once — code that completes only from inside a callback never gets there, because no callback comes (and a `notify` registered inside the loop is never registered).")
             return
         }
         guard drain(probe.target, "after completion") else { return }

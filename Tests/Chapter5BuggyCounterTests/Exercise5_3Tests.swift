@@ -27,7 +27,7 @@ struct Exercise5_3Tests {
         hold.release()
         guard returned != nil else { return }
         guard probe.firstCompletion() else {
-            recordTimeout("runAll([]) did not call completion within 2 s; with nothing to wait for it must complete right away. A counter checked only inside callbacks never gets there, because no callback comes.")
+            recordTimeout("runAll([]) did not call completion within 2 s; with nothing to wait for it must complete right away. Code that completes only from inside a callback never gets there, because no callback comes (and a `notify` registered inside the loop is never registered).")
             return
         }
         guard drain(probe.target, "after completion") else { return }
@@ -52,8 +52,9 @@ struct Exercise5_3Tests {
             probe.held.releaseAll(threads: 1, "releasing the callbacks runAll waits for")
             return
         }
-        #expect(probe.started == 400, "runAll called \(probe.started) of 400 functions before it returned; it must call each of them once, before returning")
-        #expect(probe.startedOnOtherThreads == 0, "\(probe.startedOnOtherThreads) of 400 functions were called on another thread; runAll must call them itself, on the caller's thread")
+        let started = probe.started, elsewhere = probe.startedOnOtherThreads
+        #expect(started == 400, "runAll called \(started) of 400 functions by the time it returned; it must call each of them once, before returning")
+        #expect(elsewhere == 0, "\(elsewhere) of 400 functions were called on another thread; runAll must call them itself, on the caller's thread")
         guard drain(probe.target, "after \(call) returned") else {
             probe.held.releaseAll(threads: 1, "releasing the callbacks the blocked queue waits for")
             return

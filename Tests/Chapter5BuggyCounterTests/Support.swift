@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import Testing
 import WorkbookTestSupport
 
@@ -181,9 +182,12 @@ final class WorkProbe: @unchecked Sendable {
 // MARK: - Pairs of callbacks released together
 
 /// Calls pairs of callbacks from two gated threads, round by round: in each round the two threads
-/// wait for each other, then each calls its callback of that round. The two last callbacks of a
-/// call thus arrive at the same moment in every round — where a check for zero made apart from
-/// the decrement goes wrong.
+/// spin until both have arrived, then each calls its callback of that round at once. The two last
+/// callbacks of a call thus arrive within a fraction of a microsecond of each other, round after
+/// round — where a check for zero made apart from the decrement goes wrong.
+///
+/// (A semaphore between rounds is far too slow for this: the second thread wakes tens of
+/// microseconds after the first, long after its short critical sections are over.)
 ///
 /// Returns `false`, after recording a deadlock-kind failure, if a callback blocks.
 @discardableResult
@@ -192,16 +196,33 @@ func releaseInPairs(
     sourceLocation: SourceLocation = #_sourceLocation
 ) -> Bool {
     let callbacks = Unchecked(pairs)
-    let ready = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
-    let gaveUp = Tally<Void>()
+    let barrier = SpinBarrier()
     return runConcurrently(threads: 2, iterations: pairs.count, what, sourceLocation: sourceLocation) { thread, round in
-        if gaveUp.count == 0 {
-            ready[thread].signal()
-            // Bounded: a callback stuck on the other thread must not hold this one for ever.
-            if ready[1 - thread].wait(timeout: .now() + 1) == .timedOut { gaveUp.append(()) }
-        }
+        barrier.arriveAndWait(round: round)
         let pair = callbacks.value[round]
         if thread == 0 { pair.0() } else { pair.1() }
+    }
+}
+
+/// A barrier for two threads that busy-waits, so that both leave it at nearly the same instant.
+///
+/// It gives up waiting (for good) after a second, so that a thread stuck in a callback cannot make
+/// the other spin for ever; the caller's own bound then reports the stuck callback.
+final class SpinBarrier: Sendable {
+    private let arrivals = Atomic<Int>(0)
+    private let gaveUp = Atomic<Bool>(false)
+
+    func arriveAndWait(round: Int) {
+        arrivals.add(1, ordering: .sequentiallyConsistent)
+        let target = 2 * (round + 1)
+        let deadline = DispatchTime.now() + 1
+        var spins = 0
+        while arrivals.load(ordering: .sequentiallyConsistent) < target, !gaveUp.load(ordering: .relaxed) {
+            spins += 1
+            if spins % 4_096 == 0 && DispatchTime.now() > deadline {
+                gaveUp.store(true, ordering: .relaxed)
+            }
+        }
     }
 }
 
