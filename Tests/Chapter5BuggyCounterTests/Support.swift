@@ -181,36 +181,65 @@ final class WorkProbe: @unchecked Sendable {
 
 // MARK: - Pairs of callbacks released together
 
-/// Calls pairs of callbacks from two gated threads, round by round: in each round the two threads
-/// spin until both have arrived, then each calls its callback of that round at once. The two last
-/// callbacks of a call thus arrive within a fraction of a microsecond of each other, round after
-/// round — where a check for zero made apart from the decrement goes wrong.
+/// Calls pairs of callbacks from two threads of its own, round by round: in each round the two
+/// threads spin until both have arrived, then each calls its callback of that round at once. The
+/// two last callbacks of a call thus arrive within a fraction of a microsecond of each other, round
+/// after round — where a check for zero made apart from the decrement goes wrong.
 ///
 /// (A semaphore between rounds is far too slow for this: the second thread wakes tens of
 /// microseconds after the first, long after its short critical sections are over.)
 ///
-/// Returns `false`, after recording a deadlock-kind failure, if a callback blocks.
+/// Returns `false`, after recording a deadlock-kind failure, if the rounds do not finish within
+/// `seconds`. The threads then skip the rounds left and are waited for a little longer, so that no
+/// thread of this test goes on calling learner code (and maybe racing) while other tests run or
+/// the process exits; only a callback that never returns keeps its thread.
 @discardableResult
 func releaseInPairs(
-    _ pairs: [(() -> Void, () -> Void)], _ what: String,
+    _ pairs: [(() -> Void, () -> Void)], _ what: String, seconds: Double = 5,
     sourceLocation: SourceLocation = #_sourceLocation
 ) -> Bool {
     let callbacks = Unchecked(pairs)
     let barrier = SpinBarrier()
-    return runConcurrently(threads: 2, iterations: pairs.count, what, sourceLocation: sourceLocation) { thread, round in
-        barrier.arriveAndWait(round: round)
-        let pair = callbacks.value[round]
-        if thread == 0 { pair.0() } else { pair.1() }
+    let finished = DispatchSemaphore(value: 0)
+    for thread in 0..<2 {
+        startThread {
+            for round in callbacks.value.indices where !barrier.stopped {
+                barrier.arriveAndWait(round: round)
+                let pair = callbacks.value[round]
+                if thread == 0 { pair.0() } else { pair.1() }
+            }
+            finished.signal()
+        }
     }
+    let deadline = DispatchTime.now() + seconds
+    for _ in 0..<2 where finished.wait(timeout: deadline) == .timedOut {
+        barrier.stop()
+        let later = DispatchTime.now() + 3
+        for _ in 0..<2 where finished.wait(timeout: later) == .timedOut { break }
+        recordTimeout(
+            "\(what) — the 2 test threads did not finish within \(formatSeconds(seconds)); something the callbacks call blocks.",
+            sourceLocation: sourceLocation)
+        return false
+    }
+    return true
 }
 
 /// A barrier for two threads that busy-waits, so that both leave it at nearly the same instant.
 ///
-/// It gives up waiting (for good) after a second, so that a thread stuck in a callback cannot make
-/// the other spin for ever; the caller's own bound then reports the stuck callback.
+/// It gives up waiting (for good) after a second, or once ``stop()`` is called, so that a thread
+/// stuck in a callback cannot make the other spin for ever.
 final class SpinBarrier: Sendable {
     private let arrivals = Atomic<Int>(0)
     private let gaveUp = Atomic<Bool>(false)
+    private let halted = Atomic<Bool>(false)
+
+    /// Asks the threads to skip the rounds that are left.
+    func stop() {
+        halted.store(true, ordering: .relaxed)
+        gaveUp.store(true, ordering: .relaxed)
+    }
+
+    var stopped: Bool { halted.load(ordering: .relaxed) }
 
     func arriveAndWait(round: Int) {
         arrivals.add(1, ordering: .sequentiallyConsistent)
