@@ -1,11 +1,11 @@
 import Dispatch
 
 // Exercise 2.2 — the watch app's join: two requests at once, one combined answer.
-//
-// `fetchApplicationContext` asks both services at the same time (neither request waits for the
-// other), combines the two answers into one `ApplicationContext`, and delivers it exactly once,
-// on `queue`, after both have arrived. A service may answer before its call returns, or later
-// from a thread of its own — so the two answers can arrive on two threads at the same moment.
+// The contract:
+// - Both requests start before the call returns; the call waits for no answer.
+// - Each service answers once, on any thread: before its call returns, or later on its own thread.
+// - `completion` runs exactly once, on `queue`, after both answers (either may come first).
+// - Answers may come on two threads at once, many fetches may run at once: no data race.
 //
 // The group already makes the delivery wait for both answers. Run the suite and read what the
 // Thread Sanitizer says about how the answers are stored.

@@ -3,10 +3,20 @@ import Foundation
 
 // Exercise 2.3 — the video library.
 //
-// `load(queue:completion:)` asks every source for its videos at the same time and calls
-// `completion` exactly once, on `queue`, after every source has finished — with every URL that
-// every source found (in any order). A source may report before `enumerate` returns, later from a
-// thread of its own, from several threads at once, or fail.
+// The contract:
+// - load returns at once: it asks every source to enumerate and waits for none of them.
+// - A source may report before `enumerate` returns, later from a thread of its own, or from
+//   several threads at once; every `found` call comes before its `done`.
+// - `completion` runs exactly once, on `queue`, after every source has called `done`, with every
+//   URL that every source found (in any order, none twice) — even while the library's own queue
+//   is busy.
+// - A source that fails reports no URLs and calls `done(error)` once: it still counts as finished.
+// - `completion` is always submitted to `queue`, never called from inside load: with no sources it
+//   comes at once, on `queue`, with [].
+// - Every load has its own list: loads from any threads, overlapping or not, do not mix
+//   their URLs.
+// - `completion` is called with nothing of the library held (no lock, not on its queue): it may
+//   start another load, from any thread, and wait for it.
 //
 // This is the article's loader, translated: URLs are appended on a private serial queue, so two
 // appends never overlap, and a group waits for the sources. And yet the list that reaches

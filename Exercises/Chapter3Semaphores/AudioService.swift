@@ -2,11 +2,18 @@ import Dispatch
 
 // Exercise 3.2 — one request in flight.
 //
-// `fetchAudioList(completion:)` may be called from any thread, any number of times.
+// The contract:
+// - `fetchAudioList(completion:)` may be called from any thread, any number of times, and returns
+//   at once, even while a request is in flight: the waiting happens on a private queue.
 // - At most one `api.fetchList` request is in flight: the next one starts only after the previous
-//   one has answered.
-// - Every caller gets the answer of its own request, exactly once.
-// - No caller is blocked: the function returns at once, and the waiting happens on a private queue.
+//   one has answered, however long that takes.
+// - Requests reach the server in the order of the calls (from several threads at once: each
+//   thread's in its order).
+// - Every caller's `completion` runs exactly once, with the answer to its own request, as soon as
+//   that answer arrives — not held back until later requests have been answered.
+// - The server may answer before `fetchList` returns, or later from any thread. A `completion` may
+//   call `fetchAudioList` again.
+// - The service may be released while a request is in flight; the answer still reaches its caller.
 //
 // The shape below is right. One number is not. The tests time out instead of hanging; find out
 // what they were waiting for, then read README.md next to this file.

@@ -2,8 +2,18 @@ import Dispatch
 
 // Exercise 4.3 — a settings cache that many threads read and a few write.
 //
-// Reads are frequent, so they may run side by side: the cache uses a *concurrent* queue and reads
-// with `sync`. A write, though, must run alone — no read and no other write at the same time.
+// Contract:
+// - `value(forKey:)` and `setValue(_:forKey:)` may be called from any thread, at any time.
+// - `value(forKey:)` returns the value stored for the key, or `nil` if it was never set or was
+//   removed. A read that starts after `setValue` returned sees that write (or a later one), on
+//   any thread; `setValue` may return before its write has run. `setValue(nil, forKey:)` removes.
+// - Reads run side by side: a read does not wait for another read still running on `queue` — so
+//   not a serial queue, and not reads submitted as barriers.
+// - A write runs alone — no read and no other write at the same time; removals too. A barrier
+//   does that only on a concurrent queue you created (a global queue ignores it), given as
+//   `queue.async(flags: .barrier)` or `queue.sync(flags: .barrier)`.
+// - No block on `queue` may `sync` onto `queue`: inside a barrier libdispatch traps, and a
+//   barrier `sync` inside a read waits forever.
 //
 // The writes below go through the same queue as the reads. Is that enough on a concurrent queue?
 

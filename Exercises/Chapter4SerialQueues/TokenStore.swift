@@ -2,8 +2,15 @@ import Dispatch
 
 // Exercise 4.1 — a token store guarded by a serial queue.
 //
-// Any thread may read or replace `token` at any time. Make every read and every write of
-// `cachedToken` happen on `queue`, so that they happen one at a time.
+// Contract:
+// - `token` may be read and set from any thread, at any time, by several threads at once.
+// - Every read and every write of `cachedToken` is a block on `queue` (4.2's `update` relies on
+//   it): a read made while another block is running on `queue` waits for that block.
+// - A read returns `nil` for a new store, otherwise exactly a value some set stored.
+// - A read that starts after a set has returned sees that value (or a later one), on any thread.
+//   `token = nil` clears the token and goes through `queue` like every other set.
+// - Inside a block on `queue`, use `cachedToken` and `newValue`, never `token`: reading `token`
+//   there is a `sync` onto the queue the block runs on, and libdispatch traps.
 //
 // This is the article's recipe as it would have to look to compile at all — minus the queue:
 // the queue is declared, but nothing uses it yet. Run `swift run workbook check 4.1` and read

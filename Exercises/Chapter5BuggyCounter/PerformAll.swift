@@ -2,6 +2,16 @@ import Dispatch
 
 // Exercise 5.2 — run a piece of work several times and find out when all of it is done.
 //
+// Contract (the tests in Tests/Chapter5BuggyCounterTests/Exercise5_2Tests.swift check each point):
+// - `performAll` calls `work` exactly `times` times, itself, on the caller's thread, and returns
+//   without waiting for the callbacks: it never blocks its caller, nor `queue`.
+// - A callback may come before `work` returns (on the caller's thread, while `performAll` is still
+//   in its loop), later from another thread, or from several threads at the same moment.
+// - `completion` runs exactly once, on `queue`, and only after every callback has been made. It is
+//   sent there asynchronously: never called from inside `performAll`, nor with `queue.sync`.
+// - `times: 0` has nothing to wait for: `completion` is sent to `queue` at once — still once,
+//   still asynchronously.
+//
 // `work` starts one piece of work and calls its argument back when that piece is done — maybe
 // before it returns, maybe later, maybe from another thread. `completion` must run exactly once,
 // on `queue`, after every callback has been made.

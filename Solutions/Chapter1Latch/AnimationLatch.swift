@@ -1,5 +1,19 @@
 import Dispatch
 
+// Exercise 1.2 — the animation latch (reference solution).
+//
+// Contract (the tests in Tests/Chapter1LatchTests check every line):
+// - After the returned block has been called `count` times, `whenZero` runs exactly once: with
+//   `true` if every one of those `count` calls passed `true`, with `false` otherwise — whichever
+//   threads make the calls and however many make them at the same moment.
+// - `whenZero` runs synchronously on the thread that makes the `count`-th call, before that call
+//   returns.
+// - Calls after that do nothing: `whenZero` never runs again, and their Bool is ignored.
+// - `count == 0`: `whenZero(true)` runs on the caller's thread before `makeLatch` returns; the
+//   returned block then does nothing.
+// - `whenZero` may call the block itself (that call does nothing), and other threads may call it
+//   while `whenZero` runs: neither may trap, nor wait for `whenZero` to finish.
+
 /// Returns a block that, after `count` calls, runs `whenZero` with `true` only if every call
 /// passed `true`.
 public func makeLatch(count: Int, whenZero: @escaping (Bool) -> Void) -> (Bool) -> Void {

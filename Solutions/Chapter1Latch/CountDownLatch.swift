@@ -1,5 +1,25 @@
 import Dispatch
 
+// Exercise 1.3 — a CountDownLatch class (reference solution).
+//
+// Contract (java.util.concurrent.CountDownLatch, plus a Dispatch-style `notify`; the tests in
+// Tests/Chapter1LatchTests check every line):
+// - `CountDownLatch(count: 0)` is open from the start.
+// - `countDown()` lowers the count by one; at zero it does nothing (the count never goes negative).
+//   It never blocks: it neither waits for waiters nor runs or waits for `notify` blocks.
+// - `count` is the number of `countDown()` calls still needed; any thread may read it at any time.
+// - When the count reaches zero the latch opens, once and for good: every thread already in
+//   `wait(timeout:)` returns `.success`, and so does every later `wait`, from any number of
+//   threads, without waiting for its timeout.
+// - `wait(timeout:)` returns `.timedOut` only if the latch is still closed at the deadline. A wait
+//   that timed out changes nothing: not the count, not later waits.
+// - Whatever a thread did before its `countDown()` is visible to a thread whose `wait` succeeded,
+//   and inside a `notify` block.
+// - `notify(queue:execute:)` runs `execute` exactly once per call, asynchronously on `queue`, once
+//   the latch is open (submitted at once if it already is; never run on the caller's thread, and
+//   `notify` does not wait for it). A `notify` block may use the latch: `count`, `countDown()`,
+//   `wait`, `notify`.
+
 /// A one-shot gate that opens when `count` calls to `countDown()` have been made.
 ///
 /// Built on a `DispatchGroup` that is entered once and left when the count reaches zero. Unlike a

@@ -1,5 +1,18 @@
 import Dispatch
 
+// Exercise 1.1 — a countdown block (reference solution).
+//
+// Contract (the tests in Tests/Chapter1LatchTests check every line):
+// - After the returned block has been called `count` times, `whenZero` runs exactly once, whichever
+//   threads make the calls and however many make them at the same moment.
+// - `whenZero` runs synchronously on the thread that makes the `count`-th call, before that call
+//   returns: not earlier, not later, not on another thread or queue.
+// - Calls after that do nothing: the count never goes below zero, and `whenZero` never runs again.
+// - `count == 0`: `whenZero` runs on the caller's thread before `makeLatch` returns; the returned
+//   block then does nothing.
+// - `whenZero` may call the block itself (that call does nothing), and other threads may call it
+//   while `whenZero` runs: neither may trap, nor wait for `whenZero` to finish.
+
 /// Returns a block that runs `whenZero` once it has been called `count` times.
 ///
 /// `whenZero` runs exactly once, on the thread that makes the `count`-th call; later calls do

@@ -1,5 +1,12 @@
 import Dispatch
 
+// Exercise 2.2 — the watch app's join: two requests at once, one combined answer.
+// The contract:
+// - Both requests start before the call returns; the call waits for no answer.
+// - Each service answers once, on any thread: before its call returns, or later on its own thread.
+// - `completion` runs exactly once, on `queue`, after both answers (either may come first).
+// - Answers may come on two threads at once, many fetches may run at once: no data race.
+
 /// The server API that knows who your friends are.
 public protocol FriendService {
     /// Calls `completion` once with the names of your friends, on any thread.

@@ -1,5 +1,19 @@
 import Dispatch
 
+// Exercise 2.1 — runAll: start a list of functions, hear back once when all of them are done.
+//
+// The contract:
+// - runAll returns at once: it calls no function itself and never waits for a callback.
+// - Every function is started exactly once, on `queue`.
+// - Each function calls its argument back exactly once: before it returns, later, or from another
+//   thread; many may call back at the same moment, on different threads.
+// - `completion` runs exactly once, on `queue`, after every function has called back — never
+//   before, never twice.
+// - `completion` is always submitted to `queue`, never called from inside runAll: an empty list
+//   completes at once, on `queue`.
+// - runAll never blocks `queue` while it waits: a function may call back from a block it sends to
+//   `queue`.
+
 /// A block with no arguments.
 public typealias Block = () -> Void
 /// An asynchronous function that calls its argument back when it is done.

@@ -1,5 +1,20 @@
 import Dispatch
 
+// Exercise 3.2 — one request in flight.
+//
+// The contract:
+// - `fetchAudioList(completion:)` may be called from any thread, any number of times, and returns
+//   at once, even while a request is in flight: the waiting happens on a private queue.
+// - At most one `api.fetchList` request is in flight: the next one starts only after the previous
+//   one has answered, however long that takes.
+// - Requests reach the server in the order of the calls (from several threads at once: each
+//   thread's in its order).
+// - Every caller's `completion` runs exactly once, with the answer to its own request, as soon as
+//   that answer arrives — not held back until later requests have been answered.
+// - The server may answer before `fetchList` returns, or later from any thread. A `completion` may
+//   call `fetchAudioList` again.
+// - The service may be released while a request is in flight; the answer still reaches its caller.
+
 /// An episode in the list the server returns.
 public struct Podcast: Equatable, Sendable {
     public var title: String

@@ -1,5 +1,20 @@
 import Dispatch
 
+// Exercise 3.3 — at most N downloads at once.
+//
+// `run(_:)` takes a job that starts some work and calls its argument (`done`) when that work is
+// finished — maybe before it returns, maybe later, from any thread. The contract:
+// - `run(_:)` may be called from any thread and returns at once, even when every slot is taken:
+//   jobs wait for a free slot on a private queue. It never runs a job on its caller's thread.
+// - At most `maxConcurrent` jobs are between their start and their `done()` at any moment, however
+//   long `done()` takes — and when slots are free, up to `maxConcurrent` jobs do run at once.
+// - A slot is free again when its job calls `done()` (once per job), from any thread — even from
+//   several threads at the same moment.
+// - Every job runs exactly once, in the order `run(_:)` was called (from several threads at once:
+//   each thread's jobs in its order).
+// - A job may call `done()` before it returns, and may call `run(_:)`.
+// - The limiter may be released while jobs are running; their `done()` must still work.
+
 /// Runs asynchronous jobs, never more than `maxConcurrent` of them at once.
 ///
 /// A semaphore created with `maxConcurrent` counts the free slots. A job takes a slot before it

@@ -1,5 +1,23 @@
 import Dispatch
 
+// Exercise 3.1 — modals one at a time.
+//
+// Several requests finish in any order, and each wants to show a modal. `ModalPresenter` shows
+// them one at a time. The contract:
+// - `present(_:)` may be called from any thread, the `ui` queue included (it usually is), and
+//   returns at once: it never waits for the screen to be free. A blocked UI queue is a frozen app.
+// - `screen.present(_:)` is called on the `ui` queue, and only there — later, in a block of its
+//   own, never during the call to `present(_:)`.
+// - One at a time: the next modal goes on screen only after the one before it has called its
+//   `dismissAction`, however long that takes.
+// - First come, first served: modals are shown in the order `present(_:)` was called (from several
+//   threads at once: each thread's modals in its order), each exactly once.
+// - `dismissAction` is set before the modal is shown. The modal calls it once, on the `ui` queue —
+//   maybe while `screen.present(_:)` is still running.
+// - `present(_:)` may be called from inside `screen.present(_:)`, or right after a `dismissAction`.
+// - The presenter may be released while a modal is on screen; dismissing that modal later must not
+//   crash.
+
 /// Something that can be shown as a modal and says when it has been dismissed.
 public protocol ModalPresentable: AnyObject {
     /// Set by whoever presents the modal; the modal calls it once, when it has been dismissed.

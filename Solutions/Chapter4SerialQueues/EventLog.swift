@@ -1,5 +1,20 @@
 import Dispatch
 
+// Exercise 4.4 — an event log that writes itself out when it is full.
+//
+// Contract:
+// - `record(_:)` and `flush()` may be called from any thread, at any time, also at once.
+// - `record` is synchronous. When the event it adds brings the buffer to `capacity` (a capacity
+//   below 1 counts as 1), it takes all buffered events out and calls `write` with them — once,
+//   oldest first, on the caller's thread, before `record` returns.
+// - `write` is called after the log has let go of its queue: `write` may call `record` or
+//   `flush`, itself or by waiting for another thread that does.
+// - `flush()` takes out everything buffered and returns it, oldest first (`[]` when empty); it
+//   never calls `write`.
+// - From many threads at once: every event comes back exactly once (in a batch or a flush), and
+//   every batch holds exactly `capacity` events, oldest first.
+// - Never `sync` onto `queue` from a block already running on it: libdispatch traps.
+
 /// Buffers events and writes them out in batches of `capacity`.
 public final class EventLog {
     private let queue = DispatchQueue(label: "workbook.event-log")

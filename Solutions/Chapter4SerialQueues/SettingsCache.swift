@@ -1,5 +1,20 @@
 import Dispatch
 
+// Exercise 4.3 — a settings cache that many threads read and a few write.
+//
+// Contract:
+// - `value(forKey:)` and `setValue(_:forKey:)` may be called from any thread, at any time.
+// - `value(forKey:)` returns the value stored for the key, or `nil` if it was never set or was
+//   removed. A read that starts after `setValue` returned sees that write (or a later one), on
+//   any thread; `setValue` may return before its write has run. `setValue(nil, forKey:)` removes.
+// - Reads run side by side: a read does not wait for another read still running on `queue` — so
+//   not a serial queue, and not reads submitted as barriers.
+// - A write runs alone — no read and no other write at the same time; removals too. A barrier
+//   does that only on a concurrent queue you created (a global queue ignores it), given as
+//   `queue.async(flags: .barrier)` or `queue.sync(flags: .barrier)`.
+// - No block on `queue` may `sync` onto `queue`: inside a barrier libdispatch traps, and a
+//   barrier `sync` inside a read waits forever.
+
 /// A thread-safe dictionary of settings, read often and written rarely.
 ///
 /// A reader-writer design on a concurrent queue: reads are plain blocks and may run side by side;

@@ -1,33 +1,58 @@
 import Chapter1Latch
+import Foundation
 import Testing
 import WorkbookTestSupport
 
-@Suite("1.2 makeLatch(count:whenZero:) with a Bool — the animation latch")
+@Suite("1.2 makeLatch(count:whenZero:) with a Bool — the animation latch", .gradedUnderTSan)
 struct Exercise1_2Tests {
+    static let callAfterTheQueue =
+        "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue (\"dispatch_sync called on queue already owned by current thread\"). Here `whenZero` calls the latch, so `whenZero` must run after your `queue.sync` (or lock) has returned: decide inside, act outside."
+
+    /// Makes a latch (bounded, kept alive) whose `whenZero` appends what it got to `results`.
+    static func latch(count: Int, _ results: Tally<Bool>, sourceLocation: SourceLocation = #_sourceLocation)
+        -> Unchecked<(Bool) -> Void>?
+    {
+        bounded("makeLatch(count: \(count))", sourceLocation: sourceLocation) {
+            Unchecked(keepAlive(makeLatch(count: count) { (allFinished: Bool) in results.append(allFinished) }))
+        }
+    }
+
     @Test("whenZero(false) when any animation did not finish, even if the last one did")
     func falseIfAnyCallFailed() {
         let results = Tally<Bool>()
-        let latch = makeLatch(count: 3) { (allFinished: Bool) in results.append(allFinished) }
+        guard let latch = Self.latch(count: 3, results) else { return }
 
-        latch(false); latch(true); latch(true)
+        guard returns("the 1st of 3 calls, passing false", { latch.value(false) }) else { return }
+        #expect(results.all.isEmpty, "whenZero ran after 1 of 3 calls (it got \(results.all)); even when an animation was interrupted, it must wait for all 3 calls")
+        guard returns("the 2nd and 3rd of 3 calls, passing true", { latch.value(true); latch.value(true) }) else { return }
         #expect(results.all == [false], "calls passed false, true, true; whenZero got \(results.all) — it must get [false]: not every animation finished")
     }
 
     @Test("whenZero(true) when every animation finished")
     func trueWhenAllFinished() {
         let results = Tally<Bool>()
-        let latch = makeLatch(count: 3) { (allFinished: Bool) in results.append(allFinished) }
+        guard let latch = Self.latch(count: 3, results) else { return }
 
-        latch(true); latch(true)
+        guard returns("the 1st and 2nd of 3 calls", { latch.value(true); latch.value(true) }) else { return }
         #expect(results.all.isEmpty, "whenZero ran after 2 of 3 calls")
-        latch(true)
+        guard returns("the 3rd of 3 calls", { latch.value(true) }) else { return }
         #expect(results.all == [true], "three calls passed true; whenZero got \(results.all)")
+    }
+
+    @Test("calls after zero do nothing: whenZero does not run again, and their Bool is ignored")
+    func callsAfterZeroDoNothing() {
+        let results = Tally<Bool>()
+        guard let latch = Self.latch(count: 2, results) else { return }
+
+        guard returns("two calls passing true", { latch.value(true); latch.value(true) }) else { return }
+        guard returns("calls after the count reached zero", { latch.value(false); latch.value(true) }) else { return }
+        #expect(results.all == [true], "a latch of 2 got true, true, then false, true after zero; whenZero got \(results.all) — it must run once, with true, and ignore calls after zero")
     }
 
     @Test("one failure among 4 000 calls from four threads is not lost")
     func oneFailureAmongManyThreads() {
         let results = Tally<Bool>()
-        let latch = Unchecked(makeLatch(count: 4 * 1_000) { (allFinished: Bool) in results.append(allFinished) })
+        guard let latch = Self.latch(count: 4 * 1_000, results) else { return }
 
         runConcurrently(threads: 4, iterations: 1_000, "calling the animation latch 4 000 times") { thread, iteration in
             latch.value(!(thread == 2 && iteration == 10))
@@ -35,10 +60,136 @@ struct Exercise1_2Tests {
         #expect(results.all == [false], "one of 4 000 calls passed false; whenZero got \(results.all)")
     }
 
-    @Test("a latch of zero reports true at once")
-    func zeroCountReportsTrue() {
+    @Test("four threads each passing false on every other call: whenZero(false), exactly once")
+    func manyFailuresFromManyThreads() {
         let results = Tally<Bool>()
-        _ = makeLatch(count: 0) { (allFinished: Bool) in results.append(allFinished) }
-        #expect(results.all == [true], "makeLatch(count: 0) should call whenZero(true) before it returns; it got \(results.all)")
+        guard let latch = Self.latch(count: 4 * 1_000, results) else { return }
+
+        runConcurrently(threads: 4, iterations: 1_000, "calling the animation latch 4 000 times") { _, iteration in
+            latch.value(iteration % 2 == 0)
+        }
+        #expect(results.all == [false], "half of 4 000 calls, from four threads, passed false; whenZero got \(results.all)")
+    }
+
+    @Test("1 000 latches of 4, each called by four threads at the same moment: every whenZero gets the right Bool, once")
+    func rightAnswerWhenTheLastCallsCollide() {
+        let rounds = 1_000
+        let got = Tally<(round: Int, allFinished: Bool)>()
+        guard let latches = bounded("making 1 000 latches", {
+            Unchecked(keepAlive((0..<rounds).map { round in
+                makeLatch(count: 4) { (allFinished: Bool) in got.append((round, allFinished)) }
+            }))
+        }) else { return }
+
+        // In even rounds one thread (a different one each time) passes false; odd rounds are all true.
+        guard runInRounds(rounds: rounds, "four threads calling 1 000 latches, one round per latch", seconds: 3, { thread, round in
+            latches.value[round](!(round % 2 == 0 && thread == (round / 2) % 4))
+        }) else { return }
+        var answers = [[Bool]](repeating: [], count: rounds)
+        for (round, allFinished) in got.all { answers[round].append(allFinished) }
+        let off = answers.indices.filter { answers[$0] != [$0 % 2 != 0] }
+        if let first = off.first {
+            let passed = first % 2 == 0 ? "where one thread passed false" : "where all four passed true"
+            let got = answers[first].count == 1
+                ? "whenZero got \(answers[first][0]) instead of \(first % 2 != 0)"
+                : "whenZero ran \(answers[first].count) times (it got \(answers[first])) instead of once"
+            Issue.record("""
+                In \(off.count) of 1 000 rounds — each a new latch of 4 that four threads called at the same moment — \
+                \(got) (e.g. in a round \(passed)). Record each call's Bool, lower the count and decide "this call \
+                reached zero" all in one critical section.
+                """)
+        }
+    }
+
+    @Test("whenZero runs on the thread that makes the last call, before that call returns")
+    func runsOnTheLastCaller() {
+        let ranOn = Tally<UInt>()
+        guard let latch = bounded("makeLatch(count: 2)", {
+            Unchecked(keepAlive(makeLatch(count: 2) { (_: Bool) in ranOn.append(currentThreadID()) }))
+        }) else { return }
+        guard returns("the 1st of 2 calls", { latch.value(true) }) else { return }
+        guard case let (caller, seen)? = bounded("the 2nd of 2 calls", { () -> (UInt, [UInt]) in
+            let caller = currentThreadID()
+            latch.value(true)
+            return (caller, ranOn.all)
+        }) else { return }
+        if seen.isEmpty {
+            Issue.record("when the 2nd call of a latch of 2 returned, whenZero had not run yet. Run it right there, in the call that reached zero (not later, not on another queue).")
+        } else if seen != [caller] {
+            Issue.record("whenZero ran on another thread than the one that made the last call. Call it directly, after `sync` returns — don't hand it to a queue.")
+        }
+    }
+
+    @Test("a latch of zero reports true at once, on the caller's thread, and its block does nothing")
+    func zeroCountReportsTrue() {
+        let results = Tally<Bool>(), ranOn = Tally<UInt>()
+        guard case let (caller, seen, latch)? = bounded("makeLatch(count: 0)", { () -> (UInt, [Bool], Unchecked<(Bool) -> Void>) in
+            let caller = currentThreadID()
+            let latch = keepAlive(makeLatch(count: 0) { (allFinished: Bool) in
+                ranOn.append(currentThreadID())
+                results.append(allFinished)
+            })
+            return (caller, results.all, Unchecked(latch))
+        }) else { return }
+        if seen.isEmpty {
+            Issue.record("makeLatch(count: 0) returned before whenZero ran; it must call whenZero(true) before it returns\(results.count > 0 ? " (it ran later, elsewhere)" : "")")
+            return
+        }
+        #expect(seen == [true], "makeLatch(count: 0) should call whenZero(true) once before it returns; it got \(seen)")
+        #expect(ranOn.all == [caller], "makeLatch(count: 0) must call whenZero on the caller's thread")
+        guard returns("calling the block of a latch of zero", { latch.value(false); latch.value(true) }) else { return }
+        #expect(results.all == [true], "calling the block of a latch of zero ran whenZero again (it got \(results.all) in all); the count is already zero, so calls do nothing")
+    }
+
+    @Test("whenZero may call its own latch: that call does nothing, and nothing traps or hangs")
+    func whenZeroMayCallTheLatch() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild {
+                let slot = Slot<Unchecked<(Bool) -> Void>>()
+                let results = Tally<Bool>()
+                let latch = keepAlive(makeLatch(count: 2) { (allFinished: Bool) in
+                    results.append(allFinished)
+                    // Call the latch from inside whenZero, once (so that a latch that runs whenZero
+                    // again cannot recurse forever).
+                    if results.count == 1 { slot.value?.value(false) }
+                })
+                slot.value = Unchecked(latch)
+                latch(true)
+                latch(true)
+                if results.all != [true] {
+                    return "a latch of 2 got true, true, and its whenZero then called the latch with false; whenZero got \(results.all) — it must run once, with true (the call from inside it comes after zero and does nothing)"
+                }
+                return nil
+            }
+        }
+        judgeLatchChild(result, "A whenZero that calls its own latch", ifItCrashed: Self.callAfterTheQueue)
+    }
+
+    @Test("while whenZero runs, another thread can call the latch and return")
+    func otherThreadsMayCallDuringWhenZero() {
+        let slot = Slot<Unchecked<(Bool) -> Void>>()
+        let otherReturned = Tally<Bool>()
+        let results = Tally<Bool>()
+        guard let latch = bounded("makeLatch(count: 1)", {
+            Unchecked(keepAlive(makeLatch(count: 1) { (allFinished: Bool) in
+                results.append(allFinished)
+                guard results.count == 1 else { return }
+                // whenZero waits (up to 1 s) for another thread's call to the latch to return.
+                let done = Signal()
+                startThread { slot.value?.value(false); done.fire() }
+                otherReturned.append(done.happens(within: 1))
+            }))
+        }) else { return }
+        slot.value = latch
+        guard returns("the call that reaches zero (its whenZero waits up to 1 s for another thread's call)", seconds: 4, {
+            latch.value(true)
+        }) else { return }
+        if otherReturned.all == [false] {
+            recordTimeout("while whenZero was running, another thread called the latch, and that call did not return within 1 s — it waited for whenZero to finish, because the latch still held its queue (or lock). Run whenZero after your critical section has ended.")
+        }
+        #expect(results.all == [true], "a latch of 1 called with true, then with false after zero: whenZero got \(results.all); it must run once, with true")
     }
 }

@@ -1,98 +1,387 @@
 import Chapter1Latch
 import Dispatch
+import Foundation
 import Testing
 import WorkbookTestSupport
 
-@Suite("1.3 CountDownLatch")
+// Every test that calls `countDown()` runs in a child process (an exit test): a latch built on a
+// `DispatchGroup` traps on a `leave()` without its `enter()` — a count that goes past zero, or two
+// callers that both think they reached it — and a trap must fail one test, not end the run.
+@Suite("1.3 CountDownLatch", .gradedUnderTSan)
 struct Exercise1_3Tests {
-    @Test("once open, the latch lets every waiter through, again and again")
-    func everyLaterWaitSucceeds() {
-        let latch = CountDownLatch(count: 1)
-        latch.countDown()
-        for attempt in 1...3 where latch.wait(timeout: .now() + 0.5) == .timedOut {
-            recordTimeout("wait(timeout:) number \(attempt) on an open latch waited 0.5 s and timed out. A semaphore lets one wait through per signal; a latch, once open, lets everyone through.")
-            return
+    static let unbalancedLeave =
+        "libdispatch stops a program that calls `leave()` on a group more often than `enter()` (\"Unbalanced call to dispatch_group_leave()\"), and one that calls `sync` on the serial queue it is already running on. Make sure exactly one `countDown()` — the one whose critical section takes the count from 1 to 0 — calls `leave()`, and that nothing runs the caller's blocks inside your queue."
+
+    @Test("a latch nobody counted down: wait(timeout:) returns .timedOut at its deadline, and changes nothing")
+    func closedLatchTimesOut() {
+        guard let latch = bounded("CountDownLatch(count: 1)", { Unchecked(keepAlive(CountDownLatch(count: 1))) })
+        else { return }
+        guard case let (result, waited)? = bounded("wait(timeout: now + 0.2 s) on a closed latch", { () -> (DispatchTimeoutResult, Double) in
+            let start = DispatchTime.now()
+            let result = latch.value.wait(timeout: .now() + 0.2)
+            return (result, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
+        }) else { return }
+        #expect(result == .timedOut, "wait(timeout: now + 0.2 s) on a latch of 1 that nobody counted down returned .success; .success must mean the latch is open. Check what your wait does with the result of the timed wait inside it.")
+        #expect(waited >= 0.15, "wait(timeout: now + 0.2 s) on a closed latch returned after \(waited) s; it must wait until its deadline")
+        guard let count = bounded("count", { latch.value.count }) else { return }
+        #expect(count == 1, "after a timed-out wait, count is \(count); waiting must not change the count")
+    }
+
+    @Test("once open, the latch lets every waiter through, again and again, from many threads at once")
+    func everyLaterWaitSucceeds() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 8) {
+                let latch = Unchecked(keepAlive(CountDownLatch(count: 1)))
+                guard within(2, { latch.value.countDown() }) != nil else { return timedOut("countDown() did not return within 2 s") }
+                for attempt in 1...3 {
+                    guard let result = within(2, { latch.value.wait(timeout: .now() + 0.5) }) else {
+                        return timedOut("wait(timeout: now + 0.5 s) number \(attempt) on an open latch did not return within 2 s")
+                    }
+                    if result == .timedOut {
+                        return timedOut("wait(timeout:) number \(attempt) on an open latch waited 0.5 s and timed out. A semaphore lets one wait through per signal; a latch, once open, lets everyone through.")
+                    }
+                }
+                let timedOutWaits = Tally<Int>()
+                if let problem = gatedProblem(threads: 4, iterations: 50, "four threads each waiting 50 times on an open latch", { thread, _ in
+                    if latch.value.wait(timeout: .now() + 0.5) == .timedOut { timedOutWaits.append(thread) }
+                }) { return problem }
+                if timedOutWaits.count > 0 {
+                    return timedOut("\(timedOutWaits.count) of 200 waits, made by four threads at once on an open latch, timed out; every wait on an open latch must succeed.")
+                }
+                return nil
+            }
         }
+        judgeLatchChild(result, "Waiting on an open latch", ifItCrashed: Self.unbalancedLeave)
     }
 
     @Test("threads already waiting are all released at zero")
-    func waitingThreadsAllWake() {
-        let latch = Unchecked(CountDownLatch(count: 2))
-        let results = Tally<DispatchTimeoutResult>()
-        let ready = Signal(), done = Signal()
-        for _ in 0..<3 {
-            startThread {
-                ready.fire()
-                results.append(latch.value.wait(timeout: .now() + 1))
-                done.fire()
+    func waitingThreadsAllWake() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 6) {
+                let latch = Unchecked(keepAlive(CountDownLatch(count: 2)))
+                let results = Tally<DispatchTimeoutResult>()
+                let ready = Signal(), done = Signal()
+                for _ in 0..<4 {
+                    startThread {
+                        ready.fire()
+                        results.append(latch.value.wait(timeout: .now() + 1.5))
+                        done.fire()
+                    }
+                }
+                for _ in 0..<4 where !ready.happens(within: 2) { return "a waiting thread did not start" }
+                // Let the waiters get into wait(timeout:) (not needed for a right answer: a later waiter
+                // must succeed too).
+                usleep(100_000)
+                if results.count > 0 {
+                    return "\(results.count) of 4 threads returned from wait(timeout: 1.5 s) before anyone counted down (\(results.all)); wait must block while the latch is closed"
+                }
+                guard within(2, { () -> Void in latch.value.countDown(); latch.value.countDown() }) != nil else {
+                    return timedOut("two countDown() calls on a latch of 2 did not return within 2 s while threads were waiting")
+                }
+                for _ in 0..<4 where !done.happens(within: 3) {
+                    return timedOut("a thread waiting on the latch did not return from wait(timeout: 1.5 s) within 3 s")
+                }
+                let timedOutWaits = results.all.filter { $0 == .timedOut }.count
+                if timedOutWaits > 0 {
+                    return timedOut("\(timedOutWaits) of 4 threads waiting on the latch timed out after it reached zero; every waiter must be released.")
+                }
+                return nil
             }
         }
-        for _ in 0..<3 { ready.wait("a waiting thread did not start") }
-        latch.value.countDown()
-        latch.value.countDown()
-        for _ in 0..<3 { done.wait("a waiter did not return from wait(timeout: 1 s)", seconds: 3) }
-        let timedOut = results.all.filter { $0 == .timedOut }.count
-        if timedOut > 0 {
-            recordTimeout("\(timedOut) of 3 threads waiting on the latch timed out after it reached zero; every waiter must be released.")
-        }
+        judgeLatchChild(result, "Releasing four waiting threads", ifItCrashed: Self.unbalancedLeave)
     }
 
-    @Test("countDown at zero does nothing; the count never goes negative")
-    func countStopsAtZero() {
-        let latch = CountDownLatch(count: 2)
-        #expect(latch.count == 2)
-        latch.countDown(); latch.countDown(); latch.countDown()
-        #expect(latch.count == 0, "after 3 countDown() calls on a latch of 2, count is \(latch.count); it must stay at 0")
-        #expect(CountDownLatch(count: 0).count == 0)
+    @Test("countDown at zero does nothing; the count never goes negative; a latch of 0 is open from the start")
+    func countStopsAtZero() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 6) {
+                let latch = Unchecked(keepAlive(CountDownLatch(count: 2)))
+                guard let before = within(2, { latch.value.count }) else { return timedOut("count did not return within 2 s") }
+                if before != 2 { return "a new CountDownLatch(count: 2) has count \(before)" }
+                guard within(2, { () -> Void in latch.value.countDown(); latch.value.countDown(); latch.value.countDown() }) != nil else {
+                    return timedOut("three countDown() calls on a latch of 2 did not return within 2 s")
+                }
+                guard let after = within(2, { latch.value.count }) else { return timedOut("count did not return within 2 s") }
+                if after != 0 { return "after 3 countDown() calls on a latch of 2, count is \(after); it must stay at 0" }
+                guard let opened = within(2, { latch.value.wait(timeout: .now() + 0.5) }) else {
+                    return timedOut("wait(timeout: now + 0.5 s) after a countDown() past zero did not return within 2 s")
+                }
+                if opened == .timedOut { return timedOut("after 3 countDown() calls on a latch of 2, wait(timeout: 0.5 s) timed out") }
+
+                guard let zero = within(2, { Unchecked(keepAlive(CountDownLatch(count: 0))) }) else {
+                    return timedOut("CountDownLatch(count: 0) did not return within 2 s")
+                }
+                guard let zeroWait = within(2, { zero.value.wait(timeout: .now() + 0.5) }) else {
+                    return timedOut("wait(timeout: now + 0.5 s) on a latch of 0 did not return within 2 s")
+                }
+                if zeroWait == .timedOut { return timedOut("wait(timeout: 0.5 s) on CountDownLatch(count: 0) timed out; a latch of 0 is open from the start") }
+                guard within(2, { zero.value.countDown() }) != nil else { return timedOut("countDown() on a latch of 0 did not return within 2 s") }
+                guard let zeroCount = within(2, { zero.value.count }) else { return timedOut("count did not return within 2 s") }
+                if zeroCount != 0 { return "countDown() on a latch of 0 made its count \(zeroCount); at zero countDown() does nothing" }
+                return nil
+            }
+        }
+        judgeLatchChild(result, "Counting down past zero", ifItCrashed: Self.unbalancedLeave)
     }
 
-    @Test("notify runs once, on the given queue, after the last countDown — or at once when already open")
-    func notifyRunsOnQueue() {
-        let target = TestQueue()
-        let latch = CountDownLatch(count: 2)
-        let ran = Signal(), onQueue = Tally<Bool>()
-        latch.notify(queue: target.queue) { onQueue.append(target.isCurrent); ran.fire() }
-        latch.countDown()
-        #expect(!ran.happens(within: 0.05), "notify's block ran before the count reached zero")
-        latch.countDown()
-        ran.wait("notify's block did not run within 2 s of the count reaching zero")
-
-        let late = Signal()
-        latch.notify(queue: target.queue) { onQueue.append(target.isCurrent); late.fire() }
-        late.wait("a notify registered after zero did not run within 2 s; it should run right away")
-        #expect(onQueue.all == [true, true], "notify blocks must run on the queue they were given")
+    @Test("a wait that timed out changes nothing: the latch still opens, and still lets everyone through")
+    func timedOutWaitChangesNothing() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 6) {
+                let latch = Unchecked(keepAlive(CountDownLatch(count: 1)))
+                for _ in 0..<2 {
+                    guard let early = within(2, { latch.value.wait(timeout: .now() + 0.05) }) else {
+                        return timedOut("wait(timeout: now + 0.05 s) on a closed latch did not return within 2 s")
+                    }
+                    if early == .success { return "wait(timeout: 0.05 s) on a latch nobody counted down returned .success" }
+                }
+                guard within(2, { latch.value.countDown() }) != nil else { return timedOut("countDown() did not return within 2 s") }
+                for attempt in 1...2 {
+                    guard let later = within(2, { latch.value.wait(timeout: .now() + 0.5) }) else {
+                        return timedOut("wait(timeout: now + 0.5 s) on an open latch did not return within 2 s")
+                    }
+                    if later == .timedOut && attempt == 1 {
+                        return timedOut("after two waits had timed out on the closed latch, the latch was opened, and the next wait(timeout: 0.5 s) timed out. A wait that times out must leave nothing behind.")
+                    }
+                    if later == .timedOut {
+                        return timedOut("after two waits had timed out on the closed latch, the latch was opened; the next wait succeeded, but the one after it timed out. Once open, a latch lets every waiter through.")
+                    }
+                }
+                return nil
+            }
+        }
+        judgeLatchChild(result, "Opening a latch after waits timed out", ifItCrashed: Self.unbalancedLeave)
     }
 
-    @Test("4 000 countDowns from four threads open the latch exactly once, and what they wrote is visible")
-    func concurrentCountDowns() {
-        let latch = Unchecked(CountDownLatch(count: 4 * 1_000))
-        let target = TestQueue()
-        let notified = Tally<Void>(), opened = Signal()
-        latch.value.notify(queue: target.queue) { notified.append(()); opened.fire() }
-        let written = Unchecked(UnsafeMutablePointer<Int>.allocate(capacity: 4))
-        written.value.initialize(repeating: 0, count: 4)
-        defer { written.value.deallocate() }
+    @Test("notify runs each block once, on its queue, after zero — asynchronously even when already open — and never blocks countDown")
+    func notifyRunsOnQueue() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 8) {
+                let target = TestQueue()
+                let latch = Unchecked(keepAlive(CountDownLatch(count: 2)))
+                let runs = Tally<(block: Int, onQueue: Bool)>()
+                let ran = Signal()
+                for block in 0..<3 {
+                    guard within(2, {
+                        latch.value.notify(queue: target.queue) { runs.append((block, target.isCurrent)); ran.fire() }
+                    }) != nil else { return timedOut("notify(queue:execute:) on a closed latch did not return within 2 s") }
+                }
+                guard within(2, { latch.value.countDown() }) != nil else { return timedOut("countDown() did not return within 2 s") }
+                if ran.happens(within: 0.05) { return "a notify block ran after 1 of 2 countDown() calls; it must wait for zero" }
 
-        let waited = Tally<DispatchTimeoutResult>(), sums = Tally<Int>(), waiter = Signal()
-        startThread {
-            let result = latch.value.wait(timeout: .now() + 3)
-            waited.append(result)
-            // Plain memory written before countDown() must be visible after a successful wait.
-            if result == .success { sums.append((0..<4).reduce(0) { $0 + written.value[$1] }) }
-            waiter.fire()
+                // The test keeps `target` busy: countDown must hand the blocks to the queue, not run
+                // them, nor wait for them.
+                let release = Signal(), holding = Signal()
+                target.queue.async { holding.fire(); _ = release.happens(within: 3) }
+                guard holding.happens(within: 2) else { return timedOut("the test's own queue did not start") }
+                let returned = within(1, { latch.value.countDown() }) != nil
+                let early = runs.all
+                release.fire()
+                if !returned {
+                    return timedOut("the last countDown() did not return within 1 s while the notify queue was busy: countDown must submit the notify blocks to their queue (async), not run or wait for them")
+                }
+                if !early.isEmpty {
+                    return "notify blocks ran while their queue was busy with other work (\(early.count) of them) — they ran somewhere else; notify must run its block on the queue it was given"
+                }
+                for _ in 0..<3 where !ran.happens(within: 2) {
+                    return timedOut("notify's blocks did not all run within 2 s of the count reaching zero (\(runs.count) of 3 ran)")
+                }
+
+                // Registered after zero: submitted at once, but still to the queue, asynchronously.
+                let late = Signal(), lateRelease = Signal(), lateHolding = Signal()
+                target.queue.async { lateHolding.fire(); _ = lateRelease.happens(within: 3) }
+                guard lateHolding.happens(within: 2) else { return timedOut("the test's own queue did not start") }
+                let lateReturned = within(1, {
+                    latch.value.notify(queue: target.queue) { runs.append((3, target.isCurrent)); late.fire() }
+                }) != nil
+                let lateEarly = runs.all.filter { $0.block == 3 }
+                lateRelease.fire()
+                if !lateReturned {
+                    return timedOut("notify(queue:execute:) on an open latch did not return within 1 s while its queue was busy; notify must not wait for the block")
+                }
+                if !lateEarly.isEmpty {
+                    return "a notify block registered on an open latch ran before notify returned, while its queue was busy — it ran on the caller's thread; it must be submitted to the queue it was given"
+                }
+                guard late.happens(within: 2) else {
+                    return timedOut("a notify registered after zero did not run within 2 s; on an open latch it is submitted at once")
+                }
+                guard within(2, { target.queue.sync {} }) != nil else { return timedOut("the notify queue stayed busy") }
+                let all = runs.all
+                let perBlock = (0..<4).map { block in all.filter { $0.block == block }.count }
+                if perBlock != [1, 1, 1, 1] {
+                    return "notify blocks ran \(perBlock) times (three registered before zero, one after); each must run exactly once"
+                }
+                if all.contains(where: { !$0.onQueue }) {
+                    return "\(all.filter { !$0.onQueue }.count) of 4 notify blocks did not run on the queue given to notify"
+                }
+                return nil
+            }
         }
-        runConcurrently(threads: 4, iterations: 1_000, "4 000 countDown() calls") { thread, iteration in
-            written.value[thread] = iteration
-            latch.value.countDown()
+        judgeLatchChild(result, "Notifying on a queue", ifItCrashed: Self.unbalancedLeave)
+    }
+
+    @Test("a notify block may use its latch: count, countDown, wait and notify all work from inside it")
+    func notifyBlockMayUseTheLatch() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 6) {
+                let target = TestQueue()
+                let latch = Unchecked(keepAlive(CountDownLatch(count: 1)))
+                let seen = Tally<String>()
+                let outer = Signal(), nested = Signal()
+                guard within(2, {
+                    latch.value.notify(queue: target.queue) {
+                        seen.append("count \(latch.value.count)")
+                        latch.value.countDown()
+                        seen.append("wait \(latch.value.wait(timeout: .now() + 1) == .success ? "success" : "timedOut")")
+                        latch.value.notify(queue: target.queue) { nested.fire() }
+                        outer.fire()
+                    }
+                }) != nil else { return timedOut("notify(queue:execute:) did not return within 2 s") }
+                guard within(2, { latch.value.countDown() }) != nil else { return timedOut("countDown() did not return within 2 s") }
+                guard outer.happens(within: 3) else {
+                    return timedOut("a notify block that uses its latch (count, countDown, wait) did not finish within 3 s — it waits for something the latch holds")
+                }
+                guard nested.happens(within: 2) else {
+                    return timedOut("a notify registered from inside a notify block, on the open latch, did not run within 2 s")
+                }
+                if seen.all != ["count 0", "wait success"] {
+                    return "inside a notify block the latch said \(seen.all); expected [count 0, wait success]"
+                }
+                return nil
+            }
         }
-        waiter.wait("the thread waiting on the latch did not return from wait(timeout: 3 s)", seconds: 4)
-        if waited.all == [.timedOut] {
-            recordTimeout("wait(timeout: 3 s) timed out although all 4 000 countDown() calls were made")
+        judgeLatchChild(result, "A notify block that uses its latch", ifItCrashed: Self.unbalancedLeave)
+    }
+
+    @Test("4 000 countDowns from four threads open the latch once; count reads stay consistent, and what they wrote is visible")
+    func concurrentCountDowns() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 12) {
+                let latch = Unchecked(keepAlive(CountDownLatch(count: 4 * 1_000)))
+                let target = TestQueue()
+                let written = Unchecked(UnsafeMutablePointer<Int>.allocate(capacity: 4))
+                written.value.initialize(repeating: 0, count: 4)
+                let notified = Tally<Int>(), opened = Signal()
+                guard within(2, {
+                    latch.value.notify(queue: target.queue) {
+                        notified.append((0..<4).reduce(0) { $0 + written.value[$1] })
+                        opened.fire()
+                    }
+                }) != nil else { return timedOut("notify(queue:execute:) did not return within 2 s") }
+
+                let waited = Tally<DispatchTimeoutResult>(), sums = Tally<Int>(), waiter = Signal()
+                startThread {
+                    let result = latch.value.wait(timeout: .now() + 4)
+                    waited.append(result)
+                    // Plain memory written before countDown() must be visible after a successful wait.
+                    if result == .success { sums.append((0..<4).reduce(0) { $0 + written.value[$1] }) }
+                    waiter.fire()
+                }
+                // Another thread reads `count` all the while: it must never go up, nor below zero.
+                let readings = Tally<Int>(), stopReading = Signal(), readerDone = Signal()
+                startThread {
+                    var last = Int.max
+                    while !stopReading.happens(within: 0) {
+                        let now = latch.value.count
+                        if now > last || now < 0 { readings.append(now) }
+                        last = now
+                    }
+                    readerDone.fire()
+                }
+                let problem = gatedProblem(threads: 4, iterations: 1_000, "4 000 countDown() calls") { thread, iteration in
+                    written.value[thread] = iteration
+                    latch.value.countDown()
+                }
+                stopReading.fire()
+                if let problem { return problem }
+                guard readerDone.happens(within: 2) else { return timedOut("reading count did not return within 2 s") }
+                guard waiter.happens(within: 5) else {
+                    return timedOut("the thread waiting on the latch did not return from wait(timeout: 4 s)")
+                }
+                if waited.all == [.timedOut] {
+                    return timedOut("wait(timeout: 4 s) timed out although all 4 000 countDown() calls were made")
+                }
+                if !sums.all.allSatisfy({ $0 == 4 * 999 }) {
+                    return "after wait returned .success, the writes made before countDown() were not all visible"
+                }
+                guard opened.happens(within: 2) else {
+                    return timedOut("notify's block did not run within 2 s of the count reaching zero")
+                }
+                guard within(2, { target.queue.sync {} }) != nil else { return timedOut("the notify queue stayed busy") }
+                if notified.all != [4 * 999] {
+                    return notified.count == 1
+                        ? "inside the notify block, the writes made before countDown() were not all visible"
+                        : "notify's block ran \(notified.count) times; it must run exactly once"
+                }
+                guard let count = within(2, { latch.value.count }) else { return timedOut("count did not return within 2 s") }
+                if count != 0 { return "after 4 000 countDown() calls on a latch of 4 000, count is \(count)" }
+                if let bad = readings.all.first {
+                    return "while four threads counted down, another thread read count and saw it go up or below zero (\(bad)); read `remaining` inside the same queue (or lock) that changes it"
+                }
+                return nil
+            }
         }
-        #expect(sums.all.allSatisfy { $0 == 4 * 999 }, "after wait returned .success, the writes made before countDown() were not all visible")
-        opened.wait("notify's block did not run within 2 s of the count reaching zero")
-        target.queue.sync {}
-        #expect(latch.value.count == 0)
-        #expect(notified.count == 1, "notify's block ran \(notified.count) times; it must run exactly once")
+        judgeLatchChild(result, "Four threads counting down 4 000 times", ifItCrashed: Self.unbalancedLeave)
+    }
+
+    @Test("500 latches of 1 to 4, each counted down once by each of four threads at the same moment: each opens exactly once")
+    func opensOnceWhenTheLastCountDownsCollide() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 12) {
+                let rounds = 500
+                let target = TestQueue()
+                // Counts 1 to 4 for four callers: the countDown that reaches zero, and up to three after it,
+                // arrive at the same moment.
+                let latches = Unchecked(keepAlive((0..<rounds).map { round in CountDownLatch(count: 1 + round % 4) }))
+                let opened = Tally<Int>()
+                guard within(2, { () -> Void in
+                    for (round, latch) in latches.value.enumerated() {
+                        latch.notify(queue: target.queue) { opened.append(round) }
+                    }
+                }) != nil else { return timedOut("registering 500 notify blocks did not return within 2 s") }
+                if let problem = roundsProblem(rounds: rounds, "four threads counting down 500 latches, one round per latch", { _, round in
+                    latches.value[round].countDown()
+                }) { return timedOut(problem) }
+                guard within(2, { target.queue.sync {} }) != nil else { return timedOut("the notify queue stayed busy") }
+                var runs = [Int](repeating: 0, count: rounds)
+                for round in opened.all { runs[round] += 1 }
+                if let first = runs.indices.first(where: { runs[$0] != 1 }) {
+                    return "a latch of \(1 + first % 4) counted down once by each of four threads at the same moment ran its notify block \(runs[first]) times (\(runs.indices.filter { runs[$0] != 1 }.count) of 500 latches were wrong); it must run exactly once. Decide \"this countDown reached zero\" in the same critical section that lowers the count."
+                }
+                // Stops at the first latch that does not let a wait through.
+                guard let stillClosed = within(3, { latches.value.firstIndex { $0.wait(timeout: .now() + 0.5) == .timedOut } }) else {
+                    return timedOut("waiting on 500 open latches, one after another, did not finish within 3 s")
+                }
+                if let stillClosed {
+                    return timedOut("latch number \(stillClosed + 1) of 500 (count \(1 + stillClosed % 4)), counted down once by each of four threads, did not let a wait through within 0.5 s")
+                }
+                return nil
+            }
+        }
+        judgeLatchChild(result, "Four threads counting down 500 latches at the same moment", ifItCrashed: Self.unbalancedLeave)
     }
 }

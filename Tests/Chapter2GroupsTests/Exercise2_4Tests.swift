@@ -3,27 +3,38 @@ import Dispatch
 import Testing
 import WorkbookTestSupport
 
+// The contract (WaitForAll.swift) and the tests that check each clause:
+// - every function is started once ........................................ trueAfterEveryCallback
+// - true once every function has called back — not before, however the
+//   callbacks come (at once, later, from many threads at once) ............. trueAfterEveryCallback, synchronousAndEmpty
+// - false when the deadline passes first: not before it, and soon after it . falseAtTheTimeout
+// - an empty list, or callbacks all made already: true at once .............. synchronousAndEmpty
+// - callbacks that come after a timeout change nothing and stop nothing ...... lateCallbacksAreHarmless (exit test)
+
 /// A call to `waitForAll` made on a thread of its own, so that a wait that never ends blocks that
 /// thread and not the test.
 private final class WaitCall: Sendable {
     let returned = Signal()
-    /// What waitForAll returned, and whether it returned clearly (more than 50 ms) before the
-    /// deadline — a little slack for clock granularity.
-    let outcome = Tally<(result: Bool, beforeDeadline: Bool)>()
+    /// What waitForAll returned, and when, relative to its deadline: `early` is more than 50 ms
+    /// before it (a little slack for clock granularity), `late` more than 0.5 s after it.
+    let outcome = Tally<(result: Bool, early: Bool, late: Bool)>()
 
     init(_ functions: [FunctionWithCallback], timeout: DispatchTime) {
         let functions = Unchecked(functions)
         startThread { [returned, outcome] in
             let result = waitForAll(functions.value, timeout: timeout)
-            outcome.append((result, DispatchTime.now() + 0.05 < timeout))
+            let now = DispatchTime.now()
+            outcome.append((result, now + 0.05 < timeout, now > timeout + 0.5))
             returned.fire()
         }
     }
+
+    var results: [Bool] { outcome.all.map(\.result) }
 }
 
-@Suite("2.4 waitForAll(_:timeout:)")
+@Suite("2.4 waitForAll(_:timeout:)", .gradedUnderTSan)
 struct Exercise2_4Tests {
-    @Test("returns true once every function has called back, and not before")
+    @Test("returns true once every function has called back from 4 threads at once, and not before")
     func trueAfterEveryCallback() {
         let held = HeldCallbacks()
         let started = Signal()
@@ -38,28 +49,32 @@ struct Exercise2_4Tests {
             guard started.wait("waitForAll did not start all 200 functions within 2 s") else { return }
         }
         if call.returned.happens(within: 0.1) {
-            Issue.record("waitForAll returned (\(call.outcome.all.map { $0.result })) while 200 functions had not called back yet; it must block until they have")
+            Issue.record("waitForAll returned (\(call.results)) while 200 functions had not called back yet; it must block until they have — count each function until it calls back, not until it returns")
             held.releaseAll(threads: 4, "calling back 200 times from 4 threads")
             return
         }
         held.releaseAll(threads: 4, "calling back 200 times from 4 threads")
-        call.returned.wait("waitForAll did not return within 2 s of the last callback, although its timeout was 5 s away")
-        #expect(call.outcome.all.map { $0.result } == [true], "every function called back in time, so waitForAll must return true")
+        guard call.returned.wait("waitForAll did not return within 2 s of the last callback, although its timeout was 5 s away") else { return }
+        #expect(call.results == [true], "every function called back in time, so waitForAll must return true")
+        #expect(call.outcome.all.allSatisfy { $0.early }, "waitForAll returned only at its deadline; it must return as soon as the last function has called back")
     }
 
     @Test("gives up at the timeout and returns false when a function never calls back")
     func falseAtTheTimeout() {
-        let never = HeldCallbacks()  // its callback comes only after the test is over
+        let never = HeldCallbacks()  // released only to free a thread left waiting for ever
         let deadline = DispatchTime.now() + 0.3
         let call = WaitCall([fakeWork(.synchronous), never.work], timeout: deadline)
-        defer { never.releaseAll(threads: 1, "unblocking the thread left waiting") }
 
         guard call.returned.wait("""
             waitForAll(timeout: 0.3 s from now) had not returned 1.5 s later, while one function never \
             called back. A wait without a deadline blocks its thread for ever; use the timeout.
-            """, seconds: 1.5) else { return }
-        #expect(call.outcome.all.map { $0.result } == [false], "a function never called back, so waitForAll must return false")
-        #expect(call.outcome.all.allSatisfy { !$0.beforeDeadline }, "waitForAll returned false well before the deadline; it must give the functions until then to call back")
+            """, seconds: 1.5) else {
+            never.releaseAll(threads: 1, "unblocking the thread left waiting")
+            return
+        }
+        #expect(call.results == [false], "a function never called back, so waitForAll must return false")
+        #expect(call.outcome.all.allSatisfy { !$0.early }, "waitForAll returned well before the deadline; it must give the functions until then to call back")
+        #expect(call.outcome.all.allSatisfy { !$0.late }, "waitForAll returned more than 0.5 s after its deadline; it must give up at the deadline it was given")
     }
 
     @Test("callbacks made before the functions return, and an empty list: true at once")
@@ -67,7 +82,42 @@ struct Exercise2_4Tests {
         for functions in [[], Array(repeating: fakeWork(.synchronous), count: 3)] {
             let call = WaitCall(functions, timeout: .now() + 5)
             guard call.returned.wait("waitForAll with \(functions.count) functions that had all called back did not return within 2 s") else { return }
-            #expect(call.outcome.all.map { $0.result } == [true], "with \(functions.count) functions that all called back, waitForAll must return true")
+            #expect(call.results == [true], "with \(functions.count) functions that all called back, waitForAll must return true")
+            #expect(call.outcome.all.allSatisfy { $0.early }, "with \(functions.count) functions that had all called back, waitForAll waited for its deadline; it must return at once")
         }
+    }
+
+    @Test("a callback that comes after the timeout changes nothing and stops nothing")
+    func lateCallbacksAreHarmless() async {
+        // In a child process: an answer that leaves the group on the late callbacks' behalf stops
+        // the program when they do arrive, and only this test should fail.
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 2) {
+                let late = HeldCallbacks()
+                let outcome = Tally<Bool>(), returned = Signal()
+                startThread {
+                    outcome.append(waitForAll([fakeWork(.synchronous), late.work, late.work], timeout: .now() + 0.2))
+                    returned.fire()
+                }
+                // A wait that never gives up is falseAtTheTimeout's failure; this test is about
+                // what happens after waitForAll returns.
+                guard returned.happens(within: 1), let result = outcome.all.first else { return nil }
+                // The two callbacks arrive now, from two threads at once, after waitForAll gave up.
+                late.releaseAll(threads: 2, "calling back late, from 2 threads")
+                let again = waitForAll([fakeWork(.synchronous)], timeout: .now() + 1)
+                if !result { return again ? nil : "a later waitForAll, whose one function called back at once, returned false" }
+                return "two functions never called back before the deadline, yet waitForAll returned true"
+            }
+        }
+        judgeChild(
+            result, "Calling back after waitForAll had returned false",
+            ifItCrashed: """
+                libdispatch stops the program on a `leave()` that has no `enter()` ("Unbalanced call \
+                to dispatch_group_leave()"). After a timeout the group is left as it is: the late \
+                callbacks still leave() and balance the enter() calls — nobody must leave for them.
+                """)
     }
 }

@@ -1,21 +1,42 @@
 import Chapter3Semaphores
 import Dispatch
+import Foundation
 import Testing
 import WorkbookTestSupport
 
-@Suite("3.1 ModalPresenter — modals one at a time")
+// The contract (see the header of ModalPresenter.swift), clause by clause:
+// - present(_:) returns at once, from any thread and from the UI queue:
+//     nextWaitsForDismissal, manyThreads, presentOnTheUIQueue
+// - the modal is shown on `ui`, later, never during the call to present(_:):
+//     every test checks the queue; presentOnTheUIQueue checks "not during the call"
+// - one at a time, the next only after the previous called its dismissAction, however long that takes:
+//     nextWaitsForDismissal (A stays up 1.25 s), manyThreads, presentFromTheUIQueueInsideCallbacks
+// - first come, first served (each thread's modals in its order): nextWaitsForDismissal, manyThreads
+// - dismissAction is set before the modal is shown; it may be called while `screen.present(_:)` runs:
+//     manyThreads(immediately)
+// - present(_:) may be called from inside `screen.present(_:)` or right after a dismissAction:
+//     presentFromTheUIQueueInsideCallbacks
+// - the presenter may go away while a modal is on screen: releasedWithAModalOnScreen
+@Suite("3.1 ModalPresenter — modals one at a time", .gradedUnderTSan)
 struct Exercise3_1Tests {
-    @Test("the next modal waits until the one on screen is dismissed, and they come in the order asked")
+    /// How long the first modal stays up in ``nextWaitsForDismissal()``: longer than a one-second
+    /// `wait(timeout:)`, so that one that gives up and shows the next modal anyway is caught.
+    static let longHold = 1.25
+
+    static let syncOntoUI =
+        "present(_:) was called here on the UI queue itself. libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue — it would wait for itself forever. Use `ui.async` to get onto the UI queue."
+
+    @Test("the next modal waits until the one on screen is dismissed, however long that takes, and they come in the order asked")
     func nextWaitsForDismissal() {
         let ui = TestQueue(label: "workbook.ui")
         let screen = FakeScreen(ui: ui)
         defer { screen.dismissEverythingFromNowOn() }
-        let presenter = Unchecked(ModalPresenter(screen: screen, ui: ui.queue))
+        let presenter = Unchecked(keptForever(ModalPresenter(screen: screen, ui: ui.queue)))
         let modals = ["A", "B", "C"].map(FakeModal.init)
 
         let all = Unchecked(modals)
         guard callOnAnotherThread(
-            "present(_:) did not return within 2 s — it must never block its caller; let a private queue do the waiting",
+            "present(_:) did not return within 2 s while an earlier modal waited to be dismissed — it must never block its caller; let a private queue do the waiting",
             { for modal in all.value { presenter.value.present(modal) } }
         ) else { return }
 
@@ -27,9 +48,11 @@ struct Exercise3_1Tests {
                 return
             }
             if index + 1 < modals.count {
-                let shownTooSoon = screen.waitUntilShown(index + 2, seconds: 0.15)
+                // The first modal stays up for more than a second, the others briefly.
+                let start = Date()
+                let shownTooSoon = screen.waitUntilShown(index + 2, seconds: index == 0 ? Self.longHold : 0.15)
                 #expect(!shownTooSoon,
-                        "modal \(modals[index + 1].name) was shown while modal \(modal.name) was still on screen — the next modal must wait until the one before it calls its dismissAction")
+                        "modal \(modals[index + 1].name) was shown \(duration(since: start)) after modal \(modal.name), while \(modal.name) was still on screen — the next modal must wait until the one before it calls its dismissAction, however long that takes.\(timedWaitHint(since: start))")
             }
             screen.dismiss(modal)
         }
@@ -41,49 +64,23 @@ struct Exercise3_1Tests {
         #expect(screen.shownOffTheUIQueue.isEmpty, "modals \(screen.shownOffTheUIQueue) were shown off the UI queue; call the screen only on `ui`")
     }
 
-    @Test("present(_:) called on the UI queue returns at once while a modal is on screen")
-    func presentNeverBlocksTheUIQueue() {
-        let ui = TestQueue(label: "workbook.ui")
-        let screen = FakeScreen(ui: ui)
-        defer { screen.dismissEverythingFromNowOn() }
-        let presenter = Unchecked(ModalPresenter(screen: screen, ui: ui.queue))
-        let a = FakeModal("A"), b = FakeModal("B")
-
-        let returned = Signal()
-        ui.queue.async {
-            presenter.value.present(a)
-            presenter.value.present(b)
-            returned.fire()
-        }
-        guard returned.wait("two present(_:) calls made on the UI queue did not return within 2 s — present must never block its caller, and a blocked UI queue is a frozen app") else { return }
-        guard screen.waitUntilShown(1) else {
-            recordTimeout("modal A was not shown within 2 s of present(_:) — is something waiting on the UI queue, where the modal must be shown?")
-            return
-        }
-        screen.dismiss(a)
-        guard screen.waitUntilShown(2) else {
-            recordTimeout("modal B was not shown within 2 s of modal A being dismissed — does the dismissAction give the screen back?")
-            return
-        }
-        screen.dismiss(b)
-        #expect(screen.shownNames == ["A", "B"], "modals were shown in the order \(screen.shownNames); expected [\"A\", \"B\"]")
-        #expect(screen.shownOffTheUIQueue.isEmpty, "modals \(screen.shownOffTheUIQueue) were shown off the UI queue; call the screen only on `ui`")
-    }
-
     @Test("100 modals from four threads: never two on screen, each shown once, each thread's in order",
           arguments: [DismissStyle.immediately, .soon])
     func manyThreads(dismissed style: DismissStyle) {
         let ui = TestQueue(label: "workbook.ui")
         let screen = FakeScreen(ui: ui, dismiss: style)
         defer { screen.dismissEverythingFromNowOn() }
-        let presenter = Unchecked(ModalPresenter(screen: screen, ui: ui.queue))
+        let presenter = Unchecked(keptForever(ModalPresenter(screen: screen, ui: ui.queue)))
         let modals = Unchecked((0..<4).map { thread in (0..<25).map { FakeModal("\(thread)-\($0)") } })
 
-        guard runConcurrently(threads: 4, iterations: 25, "presenting 100 modals from 4 threads", { thread, iteration in
+        guard runConcurrently(threads: 4, iterations: 25, "presenting 100 modals from 4 threads", seconds: 2, { thread, iteration in
             presenter.value.present(modals.value[thread][iteration])
         }) else { return }
         guard screen.waitUntilShown(100) else {
-            recordTimeout("only \(screen.shownNames.count) of 100 modals were shown within 2 s, although each was dismissed as soon as it appeared — does every dismissAction give the screen back?")
+            let how = style == .immediately
+                ? "each was dismissed while screen.present(_:) was still running (a modal the user closes at once)"
+                : "each was dismissed soon after it appeared"
+            recordTimeout("only \(screen.shownNames.count) of 100 modals were shown within 2 s, although \(how) — does every dismissAction give the screen back, even one called before screen.present(_:) returns? Set it before presenting, and do not hold a lock the dismissAction needs while you present.")
             return
         }
         let shown = screen.shownNames
@@ -99,5 +96,123 @@ struct Exercise3_1Tests {
         #expect(withoutAction == 0, "\(withoutAction) modals were dismissed but had no dismissAction — set it before showing the modal, so that the modal can say it is gone")
         let offQueue = screen.shownOffTheUIQueue.count
         #expect(offQueue == 0, "\(offQueue) modals were shown off the UI queue; call the screen only on `ui`")
+    }
+
+    // The tests below call present(_:) on the UI queue. An answer that uses `ui.sync` there stops
+    // the program, so they run in a child process (an exit test): a crash fails them alone.
+
+    @Test("present(_:) called on the UI queue returns at once, and the modal is shown later, in a block of its own on the UI queue")
+    func presentOnTheUIQueue() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 5) {
+                let ui = TestQueue(label: "workbook.ui")
+                let screen = FakeScreen(ui: ui)
+                defer { screen.dismissEverythingFromNowOn() }
+                let presenter = Unchecked(keptForever(ModalPresenter(screen: screen, ui: ui.queue)))
+                let a = FakeModal("A"), b = FakeModal("B")
+
+                let shownDuringTheCalls = Tally<[String]>()
+                let returned = Signal()
+                ui.queue.async {
+                    presenter.value.present(a)
+                    presenter.value.present(b)
+                    shownDuringTheCalls.append(screen.shownNames)
+                    returned.fire()
+                }
+                guard returned.happens(within: 2) else {
+                    return childTimedOut("two present(_:) calls made on the UI queue did not return within 2 s — present must never block its caller, and a blocked UI queue is a frozen app; let a private queue do the waiting")
+                }
+                if let early = shownDuringTheCalls.all.first, let first = early.first {
+                    return "modal \(first) was shown during the call to present(_:) made on the UI queue. present(_:) only asks for the modal: show it later, in a block of its own on `ui`"
+                }
+                guard screen.waitUntilShown(1) else {
+                    return childTimedOut("modal A, asked for on the UI queue, was not shown within 2 s — is something waiting on the UI queue, where the modal must be shown?")
+                }
+                screen.dismiss(a)
+                guard screen.waitUntilShown(2) else {
+                    return childTimedOut("modal B was not shown within 2 s of modal A being dismissed — does the dismissAction give the screen back?")
+                }
+                screen.dismiss(b)
+                if screen.shownNames != ["A", "B"] { return "modals were shown in the order \(screen.shownNames); expected [A, B]" }
+                if screen.mostAtOnce != 1 { return "\(screen.mostAtOnce) modals were on screen at the same time; there must never be more than one" }
+                if !screen.shownOffTheUIQueue.isEmpty { return "modals \(screen.shownOffTheUIQueue) were shown off the UI queue; call the screen only on `ui`" }
+                return nil
+            }
+        }
+        judge(result, "Calling present(_:) twice on the UI queue", ifItCrashed: Self.syncOntoUI)
+    }
+
+    @Test("present(_:) may be called from inside screen.present(_:), and right after a dismissAction, on the UI queue")
+    func presentFromTheUIQueueInsideCallbacks() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 5) {
+                let ui = TestQueue(label: "workbook.ui")
+                let screen = FakeScreen(ui: ui)
+                defer { screen.dismissEverythingFromNowOn() }
+                let presenter = Unchecked(keptForever(ModalPresenter(screen: screen, ui: ui.queue)))
+                let a = FakeModal("A"), b = FakeModal("B"), c = FakeModal("C")
+                // When A is shown, it asks for B; when B's dismissAction has run, the UI asks for C.
+                screen.whenShown { modal in if modal === a { presenter.value.present(b) } }
+                screen.whenDismissed { modal in if modal === b { presenter.value.present(c) } }
+
+                presenter.value.present(a)
+                guard screen.waitUntilShown(1) else { return childTimedOut("modal A was not shown within 2 s of present(_:)") }
+                if screen.waitUntilShown(2, seconds: 0.15) {
+                    return "modal B, asked for from inside screen.present(A) on the UI queue, was shown while A was still on screen — it must wait until A calls its dismissAction"
+                }
+                screen.dismiss(a)
+                guard screen.waitUntilShown(2) else {
+                    return childTimedOut("modal B, asked for from inside screen.present(A) on the UI queue, was not shown within 2 s of A being dismissed — a present(_:) made on the UI queue must not wait on the UI queue, nor hold anything the dismissAction needs")
+                }
+                screen.dismiss(b)
+                guard screen.waitUntilShown(3) else {
+                    return childTimedOut("modal C, asked for on the UI queue right after B's dismissAction returned, was not shown within 2 s")
+                }
+                screen.dismiss(c)
+                if screen.shownNames != ["A", "B", "C"] { return "modals were shown in the order \(screen.shownNames); expected [A, B, C]" }
+                if screen.mostAtOnce != 1 { return "\(screen.mostAtOnce) modals were on screen at the same time; there must never be more than one" }
+                if !screen.shownOffTheUIQueue.isEmpty { return "modals \(screen.shownOffTheUIQueue) were shown off the UI queue; call the screen only on `ui`" }
+                return nil
+            }
+        }
+        judge(result, "Asking for the next modal from inside screen.present(_:) and after a dismissAction", ifItCrashed: Self.syncOntoUI)
+    }
+
+    @Test("the presenter may go away while a modal is on screen: dismissing that modal later does not crash")
+    func releasedWithAModalOnScreen() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 5) {
+                let ui = TestQueue(label: "workbook.ui")
+                let screen = FakeScreen(ui: ui)
+                let a = FakeModal("A")
+                weak var presenterLeft: ModalPresenter?
+                do {
+                    let presenter = ModalPresenter(screen: screen, ui: ui.queue)
+                    presenterLeft = presenter
+                    presenter.present(a)
+                }
+                guard screen.waitUntilShown(1) else { return childTimedOut("modal A was not shown within 2 s of present(_:)") }
+                // Let the presenter's own blocks finish and let go of it.
+                _ = eventually(within: 1) { presenterLeft == nil }
+                screen.dismiss(a)
+                let dismissed = Signal()
+                ui.queue.async { dismissed.fire() }
+                guard dismissed.happens(within: 2) else {
+                    return childTimedOut("dismissing modal A kept the UI queue busy for more than 2 s after the presenter had gone away")
+                }
+                return nil
+            }
+        }
+        judge(result, "Letting the presenter go while modal A was on screen, then dismissing A",
+              ifItCrashed: releasedWhileTaken("presenter", "dismissAction"))
     }
 }

@@ -1,18 +1,40 @@
 import Chapter3Semaphores
 import Dispatch
+import Foundation
 import Testing
 import WorkbookTestSupport
 
-@Suite("3.2 AudioService — one request in flight")
+// The contract (see the header of AudioService.swift), clause by clause:
+// - fetchAudioList returns at once, from any thread, even while a request is in flight:
+//     everyCallerAnswered, oneInFlight, manyThreads, serverAnswersAtOnceAndCompletionsAskAgain
+// - at most one request in flight, the next only after the previous one's answer, however long:
+//     oneInFlight (request 1 held 1.25 s), manyThreads, serverAnswersAtOnceAndCompletionsAskAgain
+// - requests reach the server in the order of the calls (each thread's in its order):
+//     everyCallerAnswered, oneInFlight, manyThreads
+// - every caller gets its own request's answer, exactly once: everyCallerAnswered, manyThreads
+// - a completion runs as soon as its answer arrives, not after later requests: oneInFlight
+// - the server may answer before fetchList returns; completions may call fetchAudioList again:
+//     serverAnswersAtOnceAndCompletionsAskAgain
+// - the service may go away while a request is in flight: releasedWithARequestInFlight
+@Suite("3.2 AudioService — one request in flight", .gradedUnderTSan)
 struct Exercise3_2Tests {
-    static let stuck = "the requests are stuck. A semaphore created with value 0 has no free place: its very first wait() blocks until someone calls signal()"
+    static let stuck = "are the requests stuck behind a wait() that nothing signals? A semaphore created with value 0 has no free place: its very first wait() blocks until someone calls signal()"
 
-    @Test("every caller gets the answer to its own request, exactly once",
-          arguments: [AnswerStyle.synchronous, .later])
-    func everyCallerAnswered(server style: AnswerStyle) {
-        let api = FakeAudioAPI(answers: style)
+    /// How long the first request stays in flight in ``oneInFlight()``: longer than a one-second
+    /// `wait(timeout:)`, so that one that gives up and sends the next request anyway is caught.
+    static let longHold = 1.25
+
+    static let syncOntoOwnQueue =
+        "Here the server answered before fetchList returned, so the answer arrived on whatever thread called fetchList — your private queue, if that is where you call it — and a completion called fetchAudioList again. libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue: look for a `sync` in the code the answer runs, and use `async` there."
+
+    /// The number in "Episode n": the n-th request the server got.
+    static func episode(_ title: String) -> Int { Int(title.dropFirst("Episode ".count)) ?? -1 }
+
+    @Test("every caller gets the answer to its own request, exactly once")
+    func everyCallerAnswered() {
+        let api = FakeAudioAPI(answers: .later)
         defer { api.answerAll() }
-        let service = Unchecked(AudioService(api: api))
+        let service = Unchecked(keptForever(AudioService(api: api)))
         let answers = Arrivals<(caller: Int, podcasts: [Podcast])>()
 
         guard callOnAnotherThread(
@@ -24,21 +46,21 @@ struct Exercise3_2Tests {
         for caller in 1...3 {
             let got = answers.all.filter { $0.caller == caller }.map(\.podcasts)
             #expect(got == [[Podcast(title: "Episode \(caller)")]],
-                    "caller \(caller) got \(got); it must get the answer of its own request (the \(caller). one), exactly once")
+                    "caller \(caller) got \(got); it must get the answer of its own request (the \(caller). one, as requests go out in the order of the calls), exactly once")
         }
         #expect(api.requests == 3, "the server got \(api.requests) requests for 3 calls")
     }
 
-    @Test("while a request is in flight, callers return at once and the next request waits for the answer")
+    @Test("while a request is in flight, however long, callers return at once, the next request waits, and each answer reaches its caller at once")
     func oneInFlight() {
         let api = FakeAudioAPI(answers: .held)
         defer { api.answerAll() }
-        let service = Unchecked(AudioService(api: api))
-        let answers = Arrivals<Int>()
+        let service = Unchecked(keptForever(AudioService(api: api)))
+        let answers = Arrivals<(caller: Int, title: String)>()
 
         guard callOnAnotherThread(
             "three fetchAudioList(completion:) calls did not return within 2 s while the first request waited for its answer — callers must not be blocked; let a private queue do the waiting",
-            { for caller in 1...3 { service.value.fetchAudioList { _ in answers.append(caller) } } }
+            { for caller in 1...3 { service.value.fetchAudioList { answers.append((caller, $0.first?.title ?? "nothing")) } } }
         ) else { return }
 
         for request in 1...3 {
@@ -49,34 +71,148 @@ struct Exercise3_2Tests {
                 return
             }
             if request < 3 {
-                let startedTooSoon = api.waitUntilStarted(request + 1, seconds: 0.1)
+                // The first request stays in flight for more than a second, the second briefly.
+                let start = Date()
+                let startedTooSoon = api.waitUntilStarted(request + 1, seconds: request == 1 ? Self.longHold : 0.1)
                 #expect(!startedTooSoon,
-                        "request \(request + 1) reached the server while request \(request) was still in flight — only one request may be in flight at a time")
+                        "request \(request + 1) reached the server \(duration(since: start)) after request \(request), while request \(request) was still in flight — only one request may be in flight at a time, however long its answer takes.\(timedWaitHint(since: start))")
             }
             api.answerOldest()
+            let later = request < 3 ? ", while request \(request + 1) was in flight" : ""
+            guard answers.wait(for: request,
+                               "caller \(request) did not get its answer within 2 s of the server answering\(later) — call the completion when its answer arrives. (A completion sent to your private queue waits there behind the next request's wait().)")
+            else { return }
         }
-        guard answers.wait(for: 3, "not every caller got its answer within 2 s of the server answering") else { return }
-        #expect(answers.all.sorted() == [1, 2, 3], "completions ran for callers \(answers.all.sorted()); each of the 3 callers must be answered exactly once")
+        let got = answers.all.map { "\($0.caller): \($0.title)" }
+        #expect(got == ["1: Episode 1", "2: Episode 2", "3: Episode 3"],
+                "the completions got \(got); each caller must get its own request's answer, exactly once, and requests go out in the order of the calls")
         #expect(api.mostInFlight == 1, "\(api.mostInFlight) requests were in flight at once; at most one may be")
     }
 
-    @Test("200 calls from four threads: one request in flight at a time, and every caller answered",
-          arguments: [AnswerStyle.synchronous, .later])
-    func manyThreads(server style: AnswerStyle) {
-        let api = FakeAudioAPI(answers: style)
+    @Test("200 calls from four threads: one request in flight at a time, each thread's in order, every caller answered once")
+    func manyThreads() {
+        let api = FakeAudioAPI(answers: .later)
         defer { api.answerAll() }
-        let service = Unchecked(AudioService(api: api))
-        let answers = Arrivals<String>()
+        let service = Unchecked(keptForever(AudioService(api: api)))
+        let answers = Arrivals<(thread: Int, iteration: Int, episode: Int)>()
 
-        guard runConcurrently(threads: 4, iterations: 50, "200 fetchAudioList(completion:) calls from 4 threads", { _, _ in
-            service.value.fetchAudioList { podcasts in answers.append(podcasts.first?.title ?? "nothing") }
+        guard runConcurrently(threads: 4, iterations: 50, "200 fetchAudioList(completion:) calls from 4 threads", seconds: 2, { thread, iteration in
+            service.value.fetchAudioList { podcasts in
+                answers.append((thread, iteration, Self.episode(podcasts.first?.title ?? "nothing")))
+            }
         }) else { return }
         guard answers.wait(for: 200, "not every caller got an answer within 2 s — \(Self.stuck)") else { return }
 
         #expect(api.mostInFlight == 1, "\(api.mostInFlight) requests were in flight at once; at most one may be")
         #expect(api.requests == 200, "the server got \(api.requests) requests for 200 calls")
-        let titles = answers.all
-        let eachOnce = titles.count == 200 && Set(titles).count == 200
-        #expect(eachOnce, "\(titles.count) completions carried \(Set(titles).count) different answers; each request's answer goes to exactly one caller")
+        let all = answers.all
+        let episodes = all.map(\.episode)
+        let eachOnce = all.count == 200 && Set(episodes).count == 200
+        #expect(eachOnce, "\(all.count) completions carried \(Set(episodes).count) different answers; each request's answer goes to exactly one caller")
+        for thread in 0..<4 {
+            let mine = all.filter { $0.thread == thread }.sorted { $0.iteration < $1.iteration }
+            let inOrder = mine.map(\.iteration) == Array(0..<50) && mine.map(\.episode) == mine.map(\.episode).sorted()
+            #expect(inOrder, "thread \(thread)'s calls were not answered once each, in the order it made them: its requests must reach the server in that order")
+        }
+    }
+
+    // A server that answers before fetchList returns runs the answer on the thread that called
+    // fetchList. An answer that uses `sync` onto the queue it is on there stops the program, so
+    // this runs in a child process (an exit test): a crash fails this test alone.
+
+    @Test("a server that answers before fetchList returns, and completions that call fetchAudioList again, are served like any other")
+    func serverAnswersAtOnceAndCompletionsAskAgain() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 8) {
+                // Three calls in a row, the server answering at once.
+                do {
+                    let api = FakeAudioAPI(answers: .synchronous)
+                    let service = Unchecked(keptForever(AudioService(api: api)))
+                    let answers = Arrivals<String>()
+                    guard finishes({ for caller in 1...3 { service.value.fetchAudioList { answers.append("\(caller): \($0.first?.title ?? "nothing")") } } }) else {
+                        return childTimedOut("three fetchAudioList(completion:) calls did not return within 2 s, the server answering before fetchList returned — callers must not be blocked")
+                    }
+                    guard answers.arrived(3) else {
+                        return childTimedOut("only \(answers.count) of 3 callers got an answer within 2 s, the server answering before fetchList returned")
+                    }
+                    if answers.all.sorted() != ["1: Episode 1", "2: Episode 2", "3: Episode 3"] {
+                        return "with a server answering before fetchList returned, the completions got \(answers.all.sorted()); each caller must get its own request's answer, exactly once"
+                    }
+                }
+                // 200 calls from four threads, the server answering at once.
+                do {
+                    let api = FakeAudioAPI(answers: .synchronous)
+                    let service = Unchecked(keptForever(AudioService(api: api)))
+                    let answers = Arrivals<String>()
+                    guard gatedThreads(iterations: 50, seconds: 2, { _, _ in service.value.fetchAudioList { answers.append($0.first?.title ?? "nothing") } }) else {
+                        return childTimedOut("200 fetchAudioList(completion:) calls from 4 threads did not all return within 2 s, the server answering before fetchList returned")
+                    }
+                    guard answers.arrived(200) else {
+                        return childTimedOut("only \(answers.count) of 200 callers (4 threads) got an answer within 2 s, the server answering before fetchList returned")
+                    }
+                    if api.mostInFlight != 1 { return "\(api.mostInFlight) requests were in flight at once; at most one may be" }
+                    if Set(answers.all).count != 200 { return "200 completions carried \(Set(answers.all).count) different answers; each request's answer goes to exactly one caller" }
+                }
+                // A completion that asks again, twice, with each kind of server.
+                for style in [AnswerStyle.synchronous, .later] {
+                    let api = FakeAudioAPI(answers: style)
+                    let service = Unchecked(keptForever(AudioService(api: api)))
+                    let answers = Arrivals<String>()
+                    let how = style == .synchronous ? "the server answering before fetchList returned" : "the server answering later, from another thread"
+                    guard finishes({
+                        service.value.fetchAudioList { first in
+                            answers.append(first.first?.title ?? "nothing")
+                            service.value.fetchAudioList { second in
+                                answers.append(second.first?.title ?? "nothing")
+                                service.value.fetchAudioList { third in answers.append(third.first?.title ?? "nothing") }
+                            }
+                        }
+                    }) else {
+                        return childTimedOut("fetchAudioList(completion:) did not return within 2 s, its completion calling fetchAudioList again (\(how))")
+                    }
+                    guard answers.arrived(3) else {
+                        return childTimedOut("a completion that called fetchAudioList again did not get its answer: \(answers.count) of 3 chained calls were answered within 2 s (\(how)). Calling fetchAudioList from a completion must work: nothing may be held or waited on while a completion runs")
+                    }
+                    if answers.all != ["Episode 1", "Episode 2", "Episode 3"] {
+                        return "three chained calls (each made from the previous one's completion) got \(answers.all) (\(how)); expected Episode 1, 2, 3"
+                    }
+                    if api.mostInFlight != 1 { return "\(api.mostInFlight) requests were in flight at once (\(how)); at most one may be" }
+                }
+                return nil
+            }
+        }
+        judge(result, "Fetching from a server that answers at once, and from completions", ifItCrashed: Self.syncOntoOwnQueue)
+    }
+
+    @Test("the service may go away while a request is in flight: the answer still reaches its caller, without a crash")
+    func releasedWithARequestInFlight() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 5) {
+                let api = FakeAudioAPI(answers: .held)
+                let answers = Arrivals<String>()
+                weak var serviceLeft: AudioService?
+                do {
+                    let service = AudioService(api: api)
+                    serviceLeft = service
+                    service.fetchAudioList { answers.append($0.first?.title ?? "nothing") }
+                }
+                guard api.waitUntilStarted(1) else { return childTimedOut("the request did not reach the server within 2 s of fetchAudioList") }
+                // Let the service's own blocks finish and let go of it.
+                _ = eventually(within: 1) { serviceLeft == nil }
+                api.answerOldest()
+                guard answers.arrived(1) else {
+                    return childTimedOut("the caller did not get its answer within 2 s of the server answering, the service having gone away meanwhile — the request's callback must not depend on the service still being there")
+                }
+                return nil
+            }
+        }
+        judge(result, "Letting the service go while a request was in flight, then answering it",
+              ifItCrashed: releasedWhileTaken("service", "request's callback"))
     }
 }

@@ -1,28 +1,62 @@
 import Chapter3Semaphores
 import Dispatch
+import Foundation
 import Testing
 import WorkbookTestSupport
 
-@Suite("3.3 DownloadLimiter — at most N at once")
+// The contract (see the header of DownloadLimiter.swift), clause by clause:
+// - run(_:) returns at once, even when every slot is taken: nextStartsOnDone, manyThreads, doneFromManyThreads
+// - run(_:) never runs the job itself: jobs start on the limiter's queue: nextStartsOnDone, manyThreads
+// - at most maxConcurrent jobs between start and done(), however long done() takes:
+//     nextStartsOnDone (jobs held 1.25 s), manyThreads, callersAtTheSameMoment (200 gated rounds), doneFromManyThreads
+// - up to maxConcurrent jobs do run at once (the limiter is not serial): nextStartsOnDone, callersAtTheSameMoment,
+//     doneFromManyThreads
+// - a slot is free again when done() is called, from any thread, even several at the same moment:
+//     nextStartsOnDone, doneFromManyThreads
+// - every job runs exactly once, in the order run(_:) was called (each thread's in its order):
+//     nextStartsOnDone, manyThreads
+// - done() may be called before the job returns; a job may call run(_:): jobsFinishAtOnceAndAskForMore
+// - the limiter may go away while jobs are running: releasedWithJobsRunning
+@Suite("3.3 DownloadLimiter — at most N at once", .gradedUnderTSan)
 struct Exercise3_3Tests {
-    @Test("with two slots, a third job starts only when a running one calls done()")
+    /// How long the first two jobs stay running in ``nextStartsOnDone()``: longer than a one-second
+    /// `wait(timeout:)`, so that one that gives up and starts the next job anyway is caught.
+    static let longHold = 1.25
+
+    static let syncOntoOwnQueue =
+        "Here each job called done() before it returned — on the thread that started it, your private queue if that is where you start jobs — and some jobs called run(_:). libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue: look for a `sync` in run(_:) or in the done you hand to the job, and use `async` there."
+
+    @Test("with two slots, two jobs run at once, and a third starts only when a running one calls done() — however long that takes")
     func nextStartsOnDone() {
         let jobs = FakeJobs(finish: .held)
         defer { jobs.finishAll() }
-        let limiter = Unchecked(DownloadLimiter(maxConcurrent: 2))
+        let limiter = Unchecked(keptForever(DownloadLimiter(maxConcurrent: 2)))
 
         guard callOnAnotherThread(
             "five run(_:) calls did not return within 2 s while every slot was taken — run must not block its caller; let a private queue do the waiting",
-            { for id in 1...5 { limiter.value.run(jobs.job(id)) } }
+            {
+                CallerThread.mark()
+                for id in 1...5 { limiter.value.run(jobs.job(id)) }
+            }
         ) else { return }
+        let onCaller = jobs.startedOnCallersThread
+        #expect(onCaller.isEmpty,
+                "jobs \(onCaller) ran on the thread that called run(_:), inside that call; run(_:) must only schedule a job — start it on the limiter's own queue")
         guard jobs.waitUntilStarted(2) else {
-            recordTimeout("only \(jobs.started.count) of the first 2 jobs started within 2 s of run(_:), with 2 slots free")
+            let started = jobs.started.count
+            if started == 0 {
+                recordTimeout("no job started within 2 s of run(_:), with 2 slots free — is the first job waiting for a place nobody gives back?")
+            } else {
+                Issue.record(Comment(rawValue: "only \(started) of the first 2 jobs started within 2 s, with 2 slots free and no job done yet — with maxConcurrent 2, two jobs must run at the same time. Does the limiter wait for a job's done() before it starts the next one, even with a slot free?"))
+            }
             return
         }
         for finished in 1...3 {
-            let startedEarly = jobs.waitUntilStarted(finished + 2, seconds: 0.1)
+            // The first two jobs stay running for more than a second, then each step is brief.
+            let start = Date()
+            let startedEarly = jobs.waitUntilStarted(finished + 2, seconds: finished == 1 ? Self.longHold : 0.1)
             #expect(!startedEarly,
-                    "job \(finished + 2) started while jobs \(finished) and \(finished + 1) were still running (neither had called done()) — with maxConcurrent 2, a slot is free only when a job calls done()")
+                    "job \(finished + 2) started \(duration(since: start)) after jobs \(finished) and \(finished + 1), while both were still running (neither had called done()) — with maxConcurrent 2, a slot is free only when a job calls done(), however long that takes.\(timedWaitHint(since: start))")
             jobs.finishOldest()
             guard jobs.waitUntilStarted(finished + 2) else {
                 recordTimeout("job \(finished + 2) did not start within 2 s of a running job calling done() — does done() give its slot back?")
@@ -39,14 +73,14 @@ struct Exercise3_3Tests {
         #expect(mostAtOnce == 2, "\(mostAtOnce) jobs were running at the same time; with maxConcurrent 2 there may be 2, never more")
     }
 
-    @Test("200 jobs from four threads: never more than 3 at once, each runs once, each thread's in order",
-          arguments: [AnswerStyle.synchronous, .later])
-    func manyThreads(jobsFinish style: AnswerStyle) {
-        let jobs = FakeJobs(finish: style)
+    @Test("200 jobs from four threads: never more than 3 at once, each runs once, each thread's in order")
+    func manyThreads() {
+        let jobs = FakeJobs(finish: .later)
         defer { jobs.finishAll() }
-        let limiter = Unchecked(DownloadLimiter(maxConcurrent: 3))
+        let limiter = Unchecked(keptForever(DownloadLimiter(maxConcurrent: 3)))
 
-        guard runConcurrently(threads: 4, iterations: 50, "200 run(_:) calls from 4 threads", { thread, iteration in
+        guard runConcurrently(threads: 4, iterations: 50, "200 run(_:) calls from 4 threads", seconds: 2, { thread, iteration in
+            CallerThread.mark()
             limiter.value.run(jobs.job(thread * 1_000 + iteration))
         }) else { return }
         guard jobs.waitUntilFinished(200) else {
@@ -62,5 +96,185 @@ struct Exercise3_3Tests {
             let inOrder = started.filter { $0 / 1_000 == thread } == (0..<50).map { thread * 1_000 + $0 }
             #expect(inOrder, "thread \(thread)'s jobs did not start in the order it called run(_:)")
         }
+        let onCaller = jobs.startedOnCallersThread.count
+        #expect(onCaller == 0, "\(onCaller) jobs ran on a thread that called run(_:), inside that call; run(_:) must only schedule a job — start it on the limiter's own queue")
+    }
+
+    @Test("four threads calling run(_:) at the same moment, round after round, never get more than 3 jobs running")
+    func callersAtTheSameMoment() {
+        // Each round starts from an idle limiter with 3 slots: four gated threads call run(_:) at the
+        // same moment with jobs that stay running, so that two callers often find the last slot free
+        // together. (An answer that checks for a slot and takes it in two separate steps let a
+        // fourth job in, in about 7 rounds of 100 here; 200 rounds catch it every time.)
+        let rounds = 200
+        let jobs = FakeJobs(finish: .held)
+        defer { jobs.finishAll() }
+        let limiter = Unchecked(keptForever(DownloadLimiter(maxConcurrent: 3)))
+
+        for round in 0..<rounds {
+            let before = 4 * round
+            guard runConcurrently(threads: 4, iterations: 1, "four run(_:) calls at the same moment", seconds: 2, { thread, _ in
+                limiter.value.run(jobs.job(before + thread))
+            }) else { return }
+            guard jobs.waitUntilStarted(before + 3) else {
+                let started = jobs.started.count - before
+                if started == 0 {
+                    recordTimeout("no job started within 2 s of four run(_:) calls, with 3 slots free (round \(round + 1))")
+                } else {
+                    Issue.record(Comment(rawValue: "only \(started) of 4 jobs started within 2 s, with 3 slots free and no job done yet — the limiter must run up to maxConcurrent jobs at the same time"))
+                }
+                return
+            }
+            usleep(200)  // a fourth job that got in starts now
+            jobs.finishHeld()
+            guard jobs.waitUntilStarted(before + 4) else {
+                recordTimeout("the fourth job did not start within 2 s of the first three calling done() (round \(round + 1)) — does done() give its slot back?")
+                return
+            }
+            jobs.finishHeld()
+            guard jobs.waitUntilFinished(before + 4) else {
+                recordTimeout("the jobs of round \(round + 1) did not all finish within 2 s of calling done()")
+                return
+            }
+            if jobs.mostAtOnce > 3 { break }
+        }
+        let mostAtOnce = jobs.mostAtOnce
+        #expect(mostAtOnce <= 3,
+                "\(mostAtOnce) jobs were running at the same time, four callers having called run(_:) at the same moment; maxConcurrent is 3. A slot is free only when its job calls done() — and when two callers find the last slot free together, only one may take it: checking for a free slot and taking it must be one step")
+        let started = jobs.started
+        let eachOnce = Set(started).count == started.count
+        #expect(eachOnce, "\(started.count) starts of \(Set(started).count) different jobs; each job must run exactly once")
+    }
+
+    @Test("done() called from four threads at the same moment gives back one slot each")
+    func doneFromManyThreads() {
+        let slots = 100
+        let held = HeldCallbacks()
+        let meter = ConcurrencyMeter()
+        let started = Tally<Int>()
+        let limiter = Unchecked(keptForever(DownloadLimiter(maxConcurrent: slots)))
+        let job: @Sendable (Int) -> (@escaping () -> Void) -> Void = { id in
+            { done in
+                meter.enter()
+                started.append(id)
+                held.work { meter.leave(); done() }
+            }
+        }
+        defer { held.releaseAll("finishing the jobs still running") }
+
+        guard callOnAnotherThread(
+            "\(2 * slots) run(_:) calls did not return within 2 s — run must not block its caller",
+            { for id in 0..<(2 * slots) { limiter.value.run(job(id)) } }
+        ) else { return }
+        guard eventually({ held.count >= slots }) else {
+            let count = held.count
+            if count == 0 {
+                recordTimeout("no job started within 2 s of run(_:), with \(slots) slots free")
+            } else {
+                Issue.record(Comment(rawValue: "\(count) of the first \(slots) jobs started within 2 s, with \(slots) slots free — the limiter must run up to maxConcurrent jobs at the same time"))
+            }
+            return
+        }
+        usleep(1_000)
+        let runningBefore = held.count
+        guard runningBefore == slots else {
+            Issue.record(Comment(rawValue: "\(runningBefore) jobs were running at the same time, none of them done; maxConcurrent is \(slots) — a slot is free only when a job calls done()"))
+            return
+        }
+        guard held.releaseAll(threads: 4, "\(slots) done() calls from 4 threads at once") else { return }
+        guard eventually({ held.count >= slots }) else {
+            recordTimeout("after \(slots) jobs called done() from four threads at the same moment, only \(held.count) of the \(slots) waiting jobs started within 2 s — every done() must give back its slot, even when several come at once")
+            return
+        }
+        let mostAtOnce = meter.maximum
+        #expect(mostAtOnce <= slots, "\(mostAtOnce) jobs were running at the same time; maxConcurrent is \(slots)")
+        #expect(started.count == 2 * slots, "\(started.count) jobs started; expected \(2 * slots), each once")
+    }
+
+    // The tests below have jobs call done() before they return, and call run(_:) from jobs. An
+    // answer that uses `sync` onto the queue it is on there stops the program, so they run in a
+    // child process (an exit test): a crash fails this test alone.
+
+    @Test("jobs that call done() before they return, and jobs that call run(_:), are served like any other")
+    func jobsFinishAtOnceAndAskForMore() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 8) {
+                // 200 jobs from four threads, each calling done() before it returns.
+                do {
+                    let jobs = FakeJobs(finish: .synchronous)
+                    let limiter = Unchecked(keptForever(DownloadLimiter(maxConcurrent: 3)))
+                    guard gatedThreads(iterations: 50, seconds: 2, { thread, iteration in limiter.value.run(jobs.job(thread * 1_000 + iteration)) }) else {
+                        return childTimedOut("200 run(_:) calls from 4 threads did not all return within 2 s, the jobs calling done() before they returned")
+                    }
+                    guard jobs.waitUntilFinished(200) else {
+                        return childTimedOut("only \(jobs.started.count) of 200 jobs started within 2 s, each calling done() before it returned — does a done() called that early give its slot back?")
+                    }
+                    if jobs.mostAtOnce > 3 { return "\(jobs.mostAtOnce) jobs were running at the same time; maxConcurrent is 3" }
+                    let started = jobs.started
+                    if Set(started).count != 200 || started.count != 200 {
+                        return "\(started.count) starts of \(Set(started).count) different jobs; each of the 200 must run exactly once"
+                    }
+                    for thread in 0..<4 where started.filter({ $0 / 1_000 == thread }) != (0..<50).map({ thread * 1_000 + $0 }) {
+                        return "thread \(thread)'s jobs did not start in the order it called run(_:)"
+                    }
+                }
+                // Jobs that ask for the next job: from their own body, and right after done().
+                for style in [AnswerStyle.synchronous, .later] {
+                    let jobs = FakeJobs(finish: style)
+                    let limiter = Unchecked(keptForever(DownloadLimiter(maxConcurrent: 1)))
+                    let how = style == .synchronous ? "each job calling done() before it returned" : "each job calling done() later, from another thread"
+                    let third = jobs.job(3)
+                    let second = jobs.job(2)
+                    let first = jobs.job(1)
+                    // Job 1 asks for job 2 before it calls done(); job 2 asks for job 3 right after.
+                    let job2: (@escaping () -> Void) -> Void = { done in
+                        second { done(); limiter.value.run(third) }
+                    }
+                    let job1 = Unchecked<(@escaping () -> Void) -> Void> { done in
+                        limiter.value.run(job2)
+                        first(done)
+                    }
+                    guard finishes({ limiter.value.run(job1.value) }) else {
+                        return childTimedOut("run(_:) did not return within 2 s (\(how))")
+                    }
+                    guard jobs.waitUntilFinished(3) else {
+                        return childTimedOut("a job that called run(_:) did not see its follow-up run: \(jobs.started.count) of 3 chained jobs started within 2 s (\(how)). A job may call run(_:): nothing may be held or waited on while a job or its done() runs")
+                    }
+                    if jobs.started != [1, 2, 3] { return "chained jobs started in the order \(jobs.started) (\(how)); expected [1, 2, 3]" }
+                    if jobs.mostAtOnce > 1 { return "\(jobs.mostAtOnce) jobs ran at once with maxConcurrent 1 (\(how))" }
+                }
+                return nil
+            }
+        }
+        judge(result, "Running jobs that call done() at once, and jobs that call run(_:)", ifItCrashed: Self.syncOntoOwnQueue)
+    }
+
+    @Test("the limiter may go away while jobs are running: their done() still works, without a crash")
+    func releasedWithJobsRunning() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 5) {
+                let jobs = FakeJobs(finish: .held)
+                weak var limiterLeft: DownloadLimiter?
+                do {
+                    let limiter = DownloadLimiter(maxConcurrent: 2)
+                    limiterLeft = limiter
+                    limiter.run(jobs.job(1))
+                }
+                guard jobs.waitUntilStarted(1) else { return childTimedOut("the job did not start within 2 s of run(_:)") }
+                // Let the limiter's own blocks finish and let go of it.
+                _ = eventually(within: 1) { limiterLeft == nil }
+                jobs.finishOldest()
+                guard jobs.waitUntilFinished(1) else { return childTimedOut("the job's done() did not return within 2 s, the limiter having gone away meanwhile") }
+                return nil
+            }
+        }
+        judge(result, "Letting the limiter go while a job was running, then finishing the job",
+              ifItCrashed: releasedWhileTaken("limiter", "done you hand to the job"))
     }
 }

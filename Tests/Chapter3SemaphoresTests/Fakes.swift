@@ -78,7 +78,7 @@ enum DismissStyle: String, CaseIterable, CustomTestStringConvertible {
 }
 
 /// A screen that records what it shows, on which queue, and how many modals were up at once.
-final class FakeScreen: Books, ModalScreen {
+final class FakeScreen: Books, ModalScreen, @unchecked Sendable {
     private let ui: TestQueue
     private var style: DismissStyle
     private var shown: [String] = []
@@ -86,6 +86,8 @@ final class FakeScreen: Books, ModalScreen {
     private var peak = 0
     private var offQueue: [String] = []
     private var withoutAction: [String] = []
+    private var showHook: ((FakeModal) -> Void)?
+    private var dismissHook: ((FakeModal) -> Void)?
 
     init(ui: TestQueue, dismiss style: DismissStyle = .byTest) {
         self.ui = ui
@@ -95,13 +97,14 @@ final class FakeScreen: Books, ModalScreen {
     func present(_ modal: ModalPresentable) {
         let modal = modal as! FakeModal
         let onUI = ui.isCurrent
-        let style = update { () -> DismissStyle in
+        let (style, hook) = update { () -> (DismissStyle, ((FakeModal) -> Void)?) in
             shown.append(modal.name)
             if !onUI { offQueue.append(modal.name) }
             onScreen.append(modal)
             peak = max(peak, onScreen.count)
-            return self.style
+            return (self.style, showHook)
         }
+        hook?(modal)
         switch style {
         case .byTest: break
         case .immediately: if takeOff(modal) { callDismissAction(of: modal) }
@@ -141,7 +144,15 @@ final class FakeScreen: Books, ModalScreen {
             return
         }
         action()
+        read { dismissHook }?(modal)
     }
+
+    /// Runs `hook` inside `present`, on the thread the screen was called on, each time a modal is
+    /// shown (before it is dismissed in this screen's style).
+    func whenShown(_ hook: @escaping (FakeModal) -> Void) { update { showHook = hook } }
+
+    /// Runs `hook` right after a modal's `dismissAction` has returned, on the same thread.
+    func whenDismissed(_ hook: @escaping (FakeModal) -> Void) { update { dismissHook = hook } }
 
     /// Waits up to `seconds` until `count` modals have been shown in all.
     func waitUntilShown(_ count: Int, seconds: Double = 2) -> Bool {
@@ -174,7 +185,7 @@ enum AnswerStyle: String, CaseIterable, CustomTestStringConvertible {
 
 /// A server whose n-th request answers `[Podcast(title: "Episode n")]`, and which counts how many
 /// requests were in flight at once.
-final class FakeAudioAPI: Books, AudioAPI {
+final class FakeAudioAPI: Books, AudioAPI, @unchecked Sendable {
     private var style: AnswerStyle
     private let network = DispatchQueue(label: "workbook.fake-network")
     private var started = 0
@@ -240,10 +251,11 @@ final class FakeAudioAPI: Books, AudioAPI {
 // MARK: - 3.3
 
 /// Jobs for a ``DownloadLimiter`` that record when they start and how many run at once.
-final class FakeJobs: Books {
+final class FakeJobs: Books, @unchecked Sendable {
     private var style: AnswerStyle
     private let network = DispatchQueue(label: "workbook.fake-downloads")
     private var startOrder: [Int] = []
+    private var onCaller: [Int] = []
     private var running = 0
     private var peak = 0
     private var waiting: [@Sendable () -> Void] = []
@@ -258,10 +270,12 @@ final class FakeJobs: Books {
                 update { running -= 1 }
                 done.value()
             }
+            let onCallersThread = CallerThread.isCurrent
             // Recording the start and parking the job happen under one lock, so that a test that
             // sees "job n has started" always finds it parked.
             let style = update { () -> AnswerStyle in
                 startOrder.append(id)
+                if onCallersThread { onCaller.append(id) }
                 running += 1
                 peak = max(peak, running)
                 if self.style == .held { waiting.append(finish) }
@@ -281,6 +295,15 @@ final class FakeJobs: Books {
         guard let finish = update({ waiting.isEmpty ? nil : waiting.removeFirst() }) else { return false }
         network.async(execute: finish)
         return true
+    }
+
+    /// Finishes every job held so far, from another thread; later jobs are still held.
+    func finishHeld() {
+        let all = update { () -> [@Sendable () -> Void] in
+            defer { waiting = [] }
+            return waiting
+        }
+        for finish in all { network.async(execute: finish) }
     }
 
     /// Finishes every held job, and every later one at once. Call it in a `defer`.
@@ -305,6 +328,8 @@ final class FakeJobs: Books {
 
     /// The ids of the jobs in the order they started.
     var started: [Int] { read { startOrder } }
+    /// The jobs that started on a thread that called `run(_:)` (see ``CallerThread``).
+    var startedOnCallersThread: [Int] { read { onCaller } }
     /// The most jobs that were between their start and their `done()` at the same moment.
     var mostAtOnce: Int { read { peak } }
 }
@@ -330,6 +355,12 @@ final class Arrivals<Element>: Books, @unchecked Sendable {
         return false
     }
 
+    /// Waits up to `seconds` for `count` arrivals, recording nothing (for exit tests' children).
+    func arrived(_ count: Int, within seconds: Double = 2) -> Bool {
+        waitUntil(seconds: seconds) { items.count >= count }
+    }
+
+    var count: Int { read { items.count } }
     var all: [Element] { read { items } }
 }
 

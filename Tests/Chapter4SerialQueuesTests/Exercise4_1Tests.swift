@@ -1,33 +1,157 @@
 import Chapter4SerialQueues
+import Foundation
 import Testing
 import WorkbookTestSupport
 
-@Suite("4.1 TokenStore.token — a serial queue as a lock")
+// Every call into TokenStore runs in a child process (see Children.swift): a getter or setter that
+// reads `token` inside its own `queue.sync` block traps.
+@Suite("4.1 TokenStore.token — a serial queue as a lock", .gradedUnderTSan)
 struct Exercise4_1Tests {
-    @Test("a token set is read back, and nil clears it")
-    func readsBackWhatWasSet() {
-        let store = TokenStore()
-        #expect(store.token == nil, "a new store must hold no token")
-        store.token = "abc"
-        #expect(store.token == "abc", "after token = \"abc\", token reads \(String(describing: store.token))")
-        store.token = nil
-        #expect(store.token == nil, "after token = nil, token reads \(String(describing: store.token))")
-    }
+    static let syncInsideSync =
+        "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue — it would wait for itself forever (\"dispatch_sync called on queue already owned by current thread\"). Inside the setter's or the getter's `queue.sync { … }`, use `cachedToken` and `newValue`, never `token`: reading `token` there runs the getter, which syncs onto the queue again."
 
-    @Test("two threads replace the token while two others read it")
-    func readersAndWritersAtOnce() {
-        let store = Unchecked(TokenStore())
-        let strange = Tally<String>()
-        runConcurrently(threads: 4, iterations: 1_000, "reading and writing the token") { thread, iteration in
-            if thread < 2 {
-                store.value.token = "t\(thread)-\(iteration)"
-            } else if let seen = store.value.token, !seen.hasPrefix("t") {
-                strange.append(seen)
+    @Test("a token set is read back, on this thread and another; nil clears it")
+    func readsBackWhatWasSet() async {
+        _ = quickChildExits
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild {
+                let store = Unchecked(TokenStore())
+                if let first = store.value.token { return "a new store must hold no token, but token read \"\(first)\"" }
+                store.value.token = "abc"
+                if store.value.token != "abc" {
+                    return "after token = \"abc\", token read \(String(describing: store.value.token))"
+                }
+                // Set on another thread; read here once that set has returned.
+                let setThere = Signal()
+                startThread {
+                    store.value.token = "from another thread"
+                    setThere.fire()
+                }
+                guard setThere.happens(within: 2) else { return "setting token on another thread did not return within 2 s" }
+                let seenHere = store.value.token
+                if seenHere != "from another thread" {
+                    return "another thread set token = \"from another thread\" and returned; this thread then read \(String(describing: seenHere))"
+                }
+                // Set here; read on another thread.
+                store.value.token = "xyz"
+                let seenThere = Tally<String?>(), readThere = Signal()
+                startThread {
+                    seenThere.append(store.value.token)
+                    readThere.fire()
+                }
+                guard readThere.happens(within: 2) else { return "reading token on another thread did not return within 2 s" }
+                if seenThere.all != ["xyz"] {
+                    return "after token = \"xyz\" returned, another thread read \(seenThere.all.first.map { String(describing: $0) } ?? "nothing")"
+                }
+                store.value.token = nil
+                if let left = store.value.token { return "after token = nil, token still read \"\(left)\"" }
+                return nil
             }
         }
-        #expect(strange.all.isEmpty, "readers saw tokens nobody wrote: \(strange.all.prefix(3))")
-        let last = store.value.token
-        #expect(last == "t0-999" || last == "t1-999",
-                "after both writers finished, token is \(String(describing: last)); it must be the last value one of them wrote")
+        judge(result, "Setting and reading the token", ifItCrashed: Self.syncInsideSync)
+    }
+
+    @Test("two threads replace and clear the token while two others read it")
+    func readersAndWritersAtOnce() async {
+        _ = quickChildExits
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                let store = Unchecked(TokenStore())
+                let strange = Tally<String>()
+                // Writers set "t<thread>-<iteration>", and clear the token (nil) every 10th time:
+                // clearing is a write like any other.
+                guard runConcurrently(threads: 4, iterations: 1_000, "reading and writing the token", { thread, iteration in
+                    if thread < 2 {
+                        store.value.token = iteration % 10 == 5 ? nil : "t\(thread)-\(iteration)"
+                    } else if let seen = store.value.token, !seen.hasPrefix("t0-") && !seen.hasPrefix("t1-") {
+                        strange.append(seen)
+                    }
+                }) else { return "the four threads did not finish within 5 s: something in token blocks" }
+                if !strange.all.isEmpty { return "readers saw tokens nobody wrote: \(strange.all.prefix(3))" }
+                let last = store.value.token
+                if last != "t0-999" && last != "t1-999" {
+                    return "after both writers finished, token is \(String(describing: last)); it must be the last value one of them wrote (t0-999 or t1-999)"
+                }
+                return nil
+            }
+        }
+        judge(result, "Two threads writing the token while two read it", ifItCrashed: Self.syncInsideSync)
+    }
+
+    @Test("a writer and a reader taking turns; some writes clear the token")
+    func readerTakingTurnsWithWriter() async {
+        _ = quickChildExits
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                guard #available(macOS 15.0, *) else { return nil }
+                let store = Unchecked(TokenStore())
+                // Turn 2i: the writer sets token i — or clears it, every 4th time; turn 2i+1: the
+                // reader reads it back. Only the store's queue can order a read after the write before
+                // it; nothing else here does. So any access made off the queue is reported, every run.
+                let turns = Turns()
+                let problems = Tally<String>()
+                guard runConcurrently(threads: 2, iterations: 200, "a writer and a reader taking turns", { thread, iteration in
+                    let expected: String? = iteration % 4 == 3 ? nil : "t\(iteration)"
+                    guard turns.wait(for: 2 * iteration + thread) else {
+                        problems.append("turn \(2 * iteration + thread) never came")
+                        return
+                    }
+                    if thread == 0 {
+                        store.value.token = expected
+                    } else {
+                        let seen = store.value.token
+                        if seen != expected {
+                            problems.append("read \(seen ?? "nil") right after " + (expected.map { "token = \"\($0)\"" } ?? "token = nil"))
+                        }
+                    }
+                    turns.pass(to: 2 * iteration + thread + 1)
+                }) else { return "the writer and the reader did not finish within 5 s" }
+                if problems.all.isEmpty { return nil }
+                return "the reader did not see the write just before it: \(problems.all.prefix(3))"
+            }
+        }
+        judge(result, "A writer and a reader taking turns", ifItCrashed: Self.syncInsideSync)
+    }
+
+    @Test("a read waits while another block runs on the store's queue")
+    func readsGoThroughTheQueue() async {
+        _ = quickChildExits
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                let store = Unchecked(TokenStore())
+                guard let queue = queueProperty(of: store.value) else {
+                    return "TokenStore has no stored `queue` any more; keep `let queue` and do every access to `cachedToken` on it (4.2's update relies on it)"
+                }
+                let release = Signal(), returned = Signal()
+                guard occupy(queue, until: release) else { return "a block the test put on the store's queue did not start within 2 s" }
+                startThread {
+                    _ = store.value.token
+                    returned.fire()
+                }
+                // While the test's block holds the queue, a getter that reads on `queue` must wait.
+                let tooEarly = returned.happens(within: 0.2)
+                release.fire()
+                if tooEarly {
+                    return "reading token returned while another block was running on the store's `queue`, so the getter reads `cachedToken` without going through `queue`. Every access must be a block on `queue` — the lock 4.2's update shares; another lock of your own does not exclude that."
+                }
+                guard returned.happens(within: 2) else {
+                    return "reading token did not return within 2 s after the store's queue became free"
+                }
+                return nil
+            }
+        }
+        judge(result, "Reading the token while the store's queue is busy", ifItCrashed: Self.syncInsideSync)
     }
 }

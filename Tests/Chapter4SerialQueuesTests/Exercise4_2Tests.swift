@@ -1,10 +1,18 @@
 import Chapter4SerialQueues
+import Dispatch
+import Foundation
 import Testing
 import WorkbookTestSupport
 
-@Suite("4.2 TokenStore.update(_:) — read, change and write in one step")
+// Every call into `update` runs in a child process (see Children.swift): an update that `sync`s onto
+// the store's queue from inside its own block traps. The token is read through `update` only, so
+// that these tests do not depend on exercise 4.1.
+@Suite("4.2 TokenStore.update(_:) — read, change and write in one step", .gradedUnderTSan)
 struct Exercise4_2Tests {
-    /// The token, read through `update` only, so that these tests do not depend on exercise 4.1.
+    static let syncInsideSync =
+        "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue — it would wait for itself forever (\"dispatch_sync called on queue already owned by current thread\"). Inside `queue.sync { … }`, use `cachedToken` directly: no second `queue.sync`, no `token`."
+
+    /// The token, read through `update` only.
     static func token(of store: TokenStore) -> String? {
         var seen: String?
         store.update { seen = $0; return $0 }
@@ -16,48 +24,148 @@ struct Exercise4_2Tests {
         String((token.flatMap { Int($0) } ?? 0) + 1)
     }
 
-    @Test("update hands transform the current token and keeps what it returns; nil clears it")
-    func transformsTheCurrentToken() {
-        let store = TokenStore()
-        let seen = Tally<String?>()
-        store.update { seen.append($0); return "a" }
-        store.update { seen.append($0); return ($0 ?? "") + "b" }
-        store.update { seen.append($0); return nil }
-        store.update { seen.append($0); return $0 }
-        #expect(seen.all == [nil, "a", "ab", nil],
-                "transform was given \(seen.all); it must get the token each earlier update left: [nil, \"a\", \"ab\", nil]")
+    @Test("update calls transform once with the current token and keeps what it returns; nil clears it")
+    func transformsTheCurrentToken() async {
+        _ = quickChildExits
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild {
+                let store = TokenStore()
+                let seen = Tally<String?>()
+                store.update { seen.append($0); return "a" }
+                store.update { seen.append($0); return ($0 ?? "") + "b" }
+                store.update { seen.append($0); return nil }
+                store.update { seen.append($0); return $0 }
+                if seen.all == [nil, "a", "ab", nil] { return nil }
+                return "four updates called transform with \(seen.all); each update must call it exactly once, with the token the update before it left: [nil, \"a\", \"ab\", nil]"
+            }
+        }
+        judge(result, "Four updates in a row", ifItCrashed: Self.syncInsideSync)
+    }
+
+    @Test("transform runs on the store's queue")
+    func transformRunsOnTheQueue() async {
+        _ = quickChildExits
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild {
+                let store = TokenStore()
+                guard let queue = queueProperty(of: store) else {
+                    return "TokenStore has no stored `queue` any more; keep `let queue`: 4.1's token and update must share it"
+                }
+                let key = DispatchSpecificKey<Int>()
+                queue.setSpecific(key: key, value: 42)
+                let onQueue = Tally<Bool>()
+                store.update { current in
+                    onQueue.append(DispatchQueue.getSpecific(key: key) == 42)
+                    return current
+                }
+                if onQueue.all == [true] { return nil }
+                if onQueue.all.isEmpty { return "update returned without calling transform" }
+                return "transform ran outside the store's `queue`. Read, transform and write in one block on `queue` — the queue 4.1's token uses: only then can no update, and no get or set of token, come between the read and the write. A lock of your own does not exclude token's get and set."
+            }
+        }
+        judge(result, "One update", ifItCrashed: Self.syncInsideSync)
     }
 
     @Test("two updates at the same moment: the second starts from the first one's result")
-    func overlappingUpdates() {
-        let store = Unchecked(TokenStore())
-        let inTransform = [Signal(), Signal()]
-        let meter = ConcurrencyMeter()
-        runConcurrently(threads: 2, iterations: 1, "two update calls") { thread, _ in
-            store.value.update { current in
-                meter.enter()
-                defer { meter.leave() }
-                inTransform[thread].fire()
-                // If the other update can run its transform now, let it: wait until it does, or
-                // 0.25 s — which is what a correct update makes it do.
-                _ = inTransform[1 - thread].happens(within: 0.25)
-                return Self.addOne(current)
+    func overlappingUpdates() async {
+        _ = quickChildExits
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                let store = Unchecked(TokenStore())
+                let inTransform = [Signal(), Signal()]
+                let meter = ConcurrencyMeter()
+                let calls = Tally<Int>()
+                guard runConcurrently(threads: 2, iterations: 1, "two update calls", { thread, _ in
+                    store.value.update { current in
+                        meter.enter()
+                        defer { meter.leave() }
+                        calls.append(thread)
+                        inTransform[thread].fire()
+                        // If the other update can run its transform now, let it: wait until it does, or
+                        // 0.25 s — which is what a correct update makes it do.
+                        _ = inTransform[1 - thread].happens(within: 0.25)
+                        return Exercise4_2Tests.addOne(current)
+                    }
+                }) else { return "the two update calls did not return within 5 s" }
+                if meter.maximum > 1 {
+                    return "two update calls ran their transforms at the same time, so the second did not start from the first one's result. Read, transform and write in one block on the queue: each `queue.sync` is safe on its own; the gap between two of them is not."
+                }
+                if calls.count != 2 { return "two updates called transform \(calls.count) times; each must call it exactly once" }
+                let final = Exercise4_2Tests.token(of: store.value)
+                if final != "2" { return "two updates that each add one left the token at \(final ?? "nil"); it must be \"2\" — one update was lost" }
+                return nil
             }
         }
-        #expect(meter.maximum == 1,
-                "two update calls ran their transforms at the same time, so both started from the same old token. Each `queue.sync` is safe on its own; the gap between the read and the write is not.")
-        let final = Self.token(of: store.value)
-        #expect(final == "2", "two updates that each add one left the token at \(final ?? "nil"); it must be \"2\" — one update was lost")
+        judge(result, "Two updates at the same moment", ifItCrashed: Self.syncInsideSync)
+    }
+
+    @Test("two threads taking turns: each update starts from the one before")
+    func updatesTakingTurns() async {
+        _ = quickChildExits
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                guard #available(macOS 15.0, *) else { return nil }
+                let store = Unchecked(TokenStore())
+                // Turn 2i + thread: that thread adds one. Only the store's queue can order one thread's
+                // update after the other's; nothing else here does. So a read or a write of
+                // `cachedToken` made off the queue is reported, every run.
+                let turns = Turns()
+                let problems = Tally<String>()
+                guard runConcurrently(threads: 2, iterations: 200, "two threads taking turns", { thread, iteration in
+                    let turn = 2 * iteration + thread
+                    guard turns.wait(for: turn) else {
+                        problems.append("turn \(turn) never came")
+                        return
+                    }
+                    store.value.update { current in
+                        let seen = current.flatMap { Int($0) } ?? 0
+                        if seen != turn { problems.append("update \(turn + 1) was given \(current ?? "nil"); the update before it had left \(turn)") }
+                        return Exercise4_2Tests.addOne(current)
+                    }
+                    turns.pass(to: turn + 1)
+                }) else { return "the two threads did not finish within 5 s" }
+                if let problem = problems.all.first { return problem }
+                let final = Exercise4_2Tests.token(of: store.value)
+                if final != "400" { return "400 updates that each add one, made in turns, left the token at \(final ?? "nil"); expected 400" }
+                return nil
+            }
+        }
+        judge(result, "Two threads taking turns updating", ifItCrashed: Self.syncInsideSync)
     }
 
     @Test("four threads × 1 000 updates that each add one: none is lost")
-    func noUpdateIsLost() {
-        let store = Unchecked(TokenStore())
-        runConcurrently(threads: 4, iterations: 1_000, "4 000 update calls") { _, _ in
-            store.value.update(Self.addOne)
+    func noUpdateIsLost() async {
+        _ = quickChildExits
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 6) {
+                let store = Unchecked(TokenStore())
+                let calls = Tally<Void>()
+                guard runConcurrently(threads: 4, iterations: 1_000, "4 000 update calls", { _, _ in
+                    store.value.update { calls.append(()); return Exercise4_2Tests.addOne($0) }
+                }) else { return "the 4 000 update calls did not finish within 5 s" }
+                let final = Exercise4_2Tests.token(of: store.value).flatMap { Int($0) } ?? 0
+                if final != 4_000 {
+                    return "4 000 updates that each add one left the counter at \(final): \(4_000 - final) were lost. The Thread Sanitizer saw nothing, because every single access was on the queue — but another update ran between a read and its write."
+                }
+                if calls.count != 4_000 { return "4 000 updates called transform \(calls.count) times; each must call it exactly once" }
+                return nil
+            }
         }
-        let final = Self.token(of: store.value).flatMap { Int($0) } ?? 0
-        #expect(final == 4_000,
-                "4 000 updates that each add one left the counter at \(final): \(4_000 - final) were lost. The Thread Sanitizer saw nothing, because every single access was on the queue — but another update ran between a read and its write.")
+        judge(result, "Four threads making 4 000 updates", ifItCrashed: Self.syncInsideSync)
     }
 }

@@ -1,77 +1,163 @@
 import Chapter4SerialQueues
+import Foundation
 import Testing
 import WorkbookTestSupport
 
+// Every call into SettingsCache runs in a child process (see Children.swift): a barrier block that
+// `sync`s onto its own queue traps, and a barrier `sync` inside a read hangs.
+//
 // A starter that races on its `Dictionary` must fail with a report, not a crash. So keys and values
 // are short (at most 15 bytes: Swift stores them inline, with no memory to free), every key exists
 // before the threads start (no thread resizes the table), and a reader never runs *at the same
 // time* as a writer (a write may then copy the table and free the one a reader is about to use) —
 // it takes turns with the writer instead, which still leaves the sanitizer two unordered accesses.
-
-// Serialized: a test blocked in `runConcurrently` holds one of the process's few dispatch worker
-// threads, and a solution's `async(flags: .barrier)` needs a free one. Two such tests at once
-// left the barriers waiting ~1 s for libdispatch to add a worker.
-@Suite("4.3 SettingsCache — reads side by side, writes alone", .serialized)
+@Suite("4.3 SettingsCache — reads side by side, writes alone", .gradedUnderTSan)
 struct Exercise4_3Tests {
+    static let syncInsideSync =
+        "libdispatch stops a program whose block calls `sync` on the queue that block is running on — a barrier holds the whole queue, so even a plain `queue.sync` from inside it would wait for itself. Inside a block on `queue`, use `storage` directly."
+    static let waitsForItself =
+        "A block running on the cache's queue waits for the same queue: a `sync(flags: .barrier)` inside a read (or any block of `queue`) waits for that very block to finish, forever. Do the check and the write in one barrier block instead."
+
     @Test("a value set is read back, on this thread and another; nil removes it")
-    func readsBackWhatWasSet() {
-        let cache = SettingsCache()
-        #expect(cache.value(forKey: "theme") == nil, "a new cache must hold no values")
-        cache.setValue("dark", forKey: "theme")
-        #expect(cache.value(forKey: "theme") == "dark", "value(forKey:) right after setValue(_:forKey:) must see the new value")
+    func readsBackWhatWasSet() async {
+        _ = quickChildExits
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild {
+                let cache = Unchecked(SettingsCache())
+                if let value = cache.value.value(forKey: "theme") { return "a new cache must hold no values, but theme read \"\(value)\"" }
+                cache.value.setValue("dark", forKey: "theme")
+                let here = cache.value.value(forKey: "theme")
+                if here != "dark" {
+                    return "value(forKey:) right after setValue(\"dark\", forKey:) read \(here ?? "nil"); a read after a write must see it"
+                }
+                let seen = Tally<String?>(), done = Signal()
+                startThread {
+                    seen.append(cache.value.value(forKey: "theme"))
+                    done.fire()
+                }
+                guard done.happens(within: 2) else { return "a thread reading the cache did not finish within 2 s" }
+                if seen.all != ["dark"] { return "another thread read \(seen.all.first.map { $0 ?? "nil" } ?? "nothing") after the write; it must read \"dark\"" }
 
-        let shared = Unchecked(cache)
-        let seen = Tally<String?>(), done = Signal()
-        startThread {
-            seen.append(shared.value.value(forKey: "theme"))
-            done.fire()
+                // A write made on another thread is seen here once it has returned.
+                let wrote = Signal()
+                startThread {
+                    cache.value.setValue("light", forKey: "theme")
+                    wrote.fire()
+                }
+                guard wrote.happens(within: 2) else { return "setValue on another thread did not return within 2 s" }
+                let after = cache.value.value(forKey: "theme")
+                if after != "light" { return "another thread's setValue(\"light\", forKey:) returned; this thread then read \(after ?? "nil")" }
+
+                cache.value.setValue(nil, forKey: "theme")
+                if let left = cache.value.value(forKey: "theme") { return "setValue(nil, forKey:) must remove the key, but it still reads \"\(left)\"" }
+                return nil
+            }
         }
-        done.wait("a thread reading the cache did not finish within 2 s")
-        #expect(seen.all == ["dark"], "another thread read \(seen.all) after the write; it must read [\"dark\"]")
-
-        cache.setValue(nil, forKey: "theme")
-        #expect(cache.value(forKey: "theme") == nil, "setValue(nil, forKey:) must remove the key")
+        judge(result, "Writing and reading one setting", ifItCrashed: Self.syncInsideSync, ifItHung: Self.waitsForItself)
     }
 
-    @Test("a writer and a reader on two threads, taking turns")
-    @available(macOS 15.0, *)
-    func readerTakingTurnsWithWriter() {
-        let cache = Unchecked(SettingsCache())
-        let keys = (0..<8).map { "k\($0)" }
-        for key in keys { cache.value.setValue("v-start", forKey: key) }
-        // Turn 2i: the writer writes value i; turn 2i+1: the reader reads it back. Only the cache's
-        // queue can order a read after the write before it; nothing else here does.
-        let turns = Turns()
-        let problems = Tally<String>()
-        runConcurrently(threads: 2, iterations: 200, "a writer and a reader taking turns") { thread, iteration in
-            let key = keys[iteration % keys.count]
-            guard turns.wait(for: 2 * iteration + thread) else {
-                problems.append("turn \(2 * iteration + thread) never came")
-                return
+    @Test("a read does not wait for another read that is still running")
+    func readsRunSideBySide() async {
+        _ = quickChildExits
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                let cache = Unchecked(SettingsCache())
+                // A design without the starter's `queue` cannot be measured this way; the other tests
+                // still judge it.
+                guard let queue = queueProperty(of: cache.value) else { return nil }
+                cache.value.setValue("on", forKey: "sync")
+                guard cache.value.value(forKey: "sync") == "on" else { return "a read right after a write did not see it" }
+                // The test's own read: a plain block on the cache's queue that stays there.
+                let release = Signal(), returned = Signal()
+                guard occupy(queue, until: release) else { return "a read the test put on the cache's queue did not start within 2 s" }
+                let seen = Tally<String?>()
+                startThread {
+                    seen.append(cache.value.value(forKey: "sync"))
+                    returned.fire()
+                }
+                let sideBySide = returned.happens(within: 1)
+                release.fire()
+                guard sideBySide else {
+                    return "value(forKey:) waited while another read was running on the cache's queue: reads do not run side by side. That is what a serial queue does, or a read submitted as a barrier — correct, but every reader then waits for every other. Keep the queue concurrent and read with a plain `queue.sync`."
+                }
+                if seen.all != ["on"] { return "a read next to another read returned \(seen.all.first.map { $0 ?? "nil" } ?? "nothing"); it must return \"on\"" }
+                return nil
             }
-            if thread == 0 {
-                cache.value.setValue("v\(iteration)", forKey: key)
-            } else {
-                let seen = cache.value.value(forKey: key)
-                if seen != "v\(iteration)" { problems.append("read \(seen ?? "nil") right after v\(iteration) was written") }
-            }
-            turns.pass(to: 2 * iteration + thread + 1)
         }
-        #expect(problems.all.isEmpty, "the reader did not see the write just before it: \(problems.all.prefix(3))")
+        judge(result, "Reading while another read runs", ifItCrashed: Self.syncInsideSync, ifItHung: Self.waitsForItself)
+    }
+
+    @Test("a writer and a reader on two threads, taking turns; some writes remove the key")
+    func readerTakingTurnsWithWriter() async {
+        _ = quickChildExits
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                guard #available(macOS 15.0, *) else { return nil }
+                let cache = Unchecked(SettingsCache())
+                let keys = (0..<8).map { "k\($0)" }
+                for key in keys { cache.value.setValue("v-start", forKey: key) }
+                // Turn 2i: the writer writes value i — or removes the key, every 4th time; turn 2i+1:
+                // the reader reads it back. Only the cache's queue can order a read after the write
+                // before it; nothing else here does.
+                let turns = Turns()
+                let problems = Tally<String>()
+                guard runConcurrently(threads: 2, iterations: 200, "a writer and a reader taking turns", { thread, iteration in
+                    let key = keys[iteration % keys.count]
+                    let expected: String? = iteration % 4 == 3 ? nil : "v\(iteration)"
+                    guard turns.wait(for: 2 * iteration + thread) else {
+                        problems.append("turn \(2 * iteration + thread) never came")
+                        return
+                    }
+                    if thread == 0 {
+                        cache.value.setValue(expected, forKey: key)
+                    } else {
+                        let seen = cache.value.value(forKey: key)
+                        if seen != expected {
+                            problems.append("read \(seen ?? "nil") right after \(expected.map { "\($0) was written" } ?? "the key was removed")")
+                        }
+                    }
+                    turns.pass(to: 2 * iteration + thread + 1)
+                }) else { return "the writer and the reader did not finish within 5 s" }
+                if problems.all.isEmpty { return nil }
+                return "the reader did not see the write just before it: \(problems.all.prefix(3))"
+            }
+        }
+        judge(result, "A writer and a reader taking turns", ifItCrashed: Self.syncInsideSync, ifItHung: Self.waitsForItself)
     }
 
     @Test("two threads write at once: every key keeps its last value")
-    func twoWritersAtOnce() {
-        let cache = Unchecked(SettingsCache())
-        let keys = [(0..<4).map { "a\($0)" }, (0..<4).map { "b\($0)" }]
-        for key in keys.joined() { cache.value.setValue("start", forKey: key) }
-        runConcurrently(threads: 2, iterations: 500, "two threads writing settings") { thread, iteration in
-            cache.value.setValue("w\(iteration)", forKey: keys[thread][iteration % 4])
+    func twoWritersAtOnce() async {
+        _ = quickChildExits
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                let cache = Unchecked(SettingsCache())
+                let keys = [(0..<4).map { "a\($0)" }, (0..<4).map { "b\($0)" }]
+                for key in keys.joined() { cache.value.setValue("start", forKey: key) }
+                guard runConcurrently(threads: 2, iterations: 500, "two threads writing settings", { thread, iteration in
+                    cache.value.setValue("w\(iteration)", forKey: keys[thread][iteration % 4])
+                }) else { return "the two writers did not finish within 5 s" }
+                for key in keys.joined() {
+                    let index = Int(key.dropFirst())!
+                    let value = cache.value.value(forKey: key)
+                    if value != "w\(496 + index)" {
+                        return "after both writers finished, \(key) holds \(value ?? "nil"); the last value written was w\(496 + index)"
+                    }
+                }
+                return nil
+            }
         }
-        for key in keys.joined() {
-            let index = Int(key.dropFirst())!
-            let value = cache.value.value(forKey: key)
-            #expect(value == "w\(496 + index)", "after both writers finished, \(key) holds \(value ?? "nil"); the last value written was w\(496 + index)")
-        }
+        judge(result, "Two threads writing at once", ifItCrashed: Self.syncInsideSync, ifItHung: Self.waitsForItself)
     }
 }

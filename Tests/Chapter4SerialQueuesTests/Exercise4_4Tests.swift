@@ -1,64 +1,195 @@
 import Chapter4SerialQueues
+import Foundation
 import Testing
 import WorkbookTestSupport
 
-@Suite("4.4 EventLog — no sync inside sync")
+// Every call into EventLog runs in a child process (see Children.swift): the starter traps.
+@Suite("4.4 EventLog — no sync inside sync", .gradedUnderTSan)
 struct Exercise4_4Tests {
     static let syncInsideSync =
         "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue — it would wait for itself forever (\"dispatch_sync called on queue already owned by current thread\"). Look at what `record` calls while it is inside `queue.sync`."
+    static let writeWhileHeld =
+        "`write` ran while the log still held its queue (or lock): the other thread's `record` could not get in, and `write` waited for it. Take the batch out inside `queue.sync`, and call `write` only after `queue.sync` has returned."
 
-    @Test("flush returns what was recorded, oldest first, and empties the log")
-    func flushReturnsBufferedEvents() {
-        let written = Tally<[String]>()
-        let log = EventLog(capacity: 10) { written.append($0) }
-        log.record("a"); log.record("b"); log.record("c")
-        let first = log.flush()
-        #expect(first == ["a", "b", "c"], "flush() returned \(first) after recording a, b, c")
-        #expect(log.flush() == [], "a second flush() must find the log empty")
-        #expect(written.all.isEmpty, "write ran although the log never filled up: \(written.all)")
+    /// Checks the batches `write` got: each exactly `capacity` events, each thread's events in the
+    /// order that thread recorded them. Events are named "<thread>-<number>".
+    static func batchProblem(_ batches: [[String]], capacity: Int) -> String? {
+        if let wrong = batches.first(where: { $0.count != capacity }) {
+            return "write got a batch of \(wrong.count) events (\(wrong.prefix(4))\(wrong.count > 4 ? "…" : "")); every batch must hold exactly \(capacity) — the events that filled the log, taken out in the same block that counted them"
+        }
+        for batch in batches {
+            var last: [Substring: Int] = [:]
+            for event in batch {
+                let parts = event.split(separator: "-")
+                guard parts.count == 2, let number = Int(parts[1]) else { continue }
+                if let before = last[parts[0]], before > number {
+                    return "write got \(batch): thread \(parts[0])'s events are out of order; a batch holds events oldest first"
+                }
+                last[parts[0]] = number
+            }
+        }
+        return nil
     }
 
-    @Test("filling the log writes its batch out, oldest first, and the log keeps going")
-    func fullLogWritesItsBatch() async {
+    @Test("flush returns what was recorded, oldest first, and empties the log; write is not called")
+    func flushReturnsBufferedEvents() async {
+        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
         ) {
             runInChild {
                 let written = Tally<[String]>()
-                let log = EventLog(capacity: 3) { written.append($0) }
-                for event in ["e1", "e2", "e3", "e4", "e5", "e6", "e7"] { log.record(event) }
-                let rest = log.flush()
-                if written.all == [["e1", "e2", "e3"], ["e4", "e5", "e6"]] && rest == ["e7"] { return nil }
-                return "write got \(written.all) and flush() then returned \(rest); expected [[e1, e2, e3], [e4, e5, e6]], then [e7]"
+                let log = EventLog(capacity: 10) { written.append($0) }
+                let empty = log.flush()
+                if !empty.isEmpty { return "flush() on a new log returned \(empty); it must return []" }
+                log.record("a"); log.record("b"); log.record("c")
+                let first = log.flush()
+                if first != ["a", "b", "c"] { return "flush() returned \(first) after recording a, b, c" }
+                let second = log.flush()
+                if !second.isEmpty { return "a second flush() must find the log empty, but returned \(second)" }
+                if !written.all.isEmpty { return "write ran although the log never filled up: \(written.all)" }
+                return nil
             }
         }
-        judgeChild(result, "Recording 7 events into a log of capacity 3", ifItCrashed: Self.syncInsideSync)
+        judge(result, "Recording 3 events into a log of capacity 10 and flushing", ifItCrashed: Self.syncInsideSync)
     }
 
-    @Test("four threads recording at once: every event is written or flushed exactly once")
-    func concurrentRecords() async {
+    @Test("the record that fills the log writes the batch, oldest first, on its own thread, before it returns")
+    func fullLogWritesItsBatch() async {
+        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
         ) {
-            runInChild(seconds: 3) {
+            runInChild {
                 let written = Tally<[String]>()
-                let log = Unchecked(EventLog(capacity: 16) { written.append($0) })
-                guard runConcurrently(threads: 4, iterations: 250, "recording", { thread, iteration in
-                    log.value.record("\(thread)-\(iteration)")
-                }) else { return "the recording threads did not finish" }
-                let all = written.all.joined() + log.value.flush()
-                let expected = Set((0..<4).flatMap { thread in (0..<250).map { "\(thread)-\($0)" } })
-                if all.count == 1_000 && Set(all) == expected { return nil }
-                return "1 000 events were recorded, but write and a final flush() gave back \(all.count) (\(Set(all).count) different ones); each event must come back exactly once"
+                let writers = Tally<pthread_t>()
+                let log = EventLog(capacity: 3) { batch in
+                    writers.append(pthread_self())
+                    written.append(batch)
+                }
+                let me = pthread_self()
+                let expected = [["e1", "e2", "e3"], ["e4", "e5", "e6"]]
+                for (index, event) in ["e1", "e2", "e3", "e4", "e5", "e6", "e7"].enumerated() {
+                    log.record(event)
+                    let due = Array(expected.prefix((index + 1) / 3))
+                    if written.all != due {
+                        return "after record(\"\(event)\") returned, write had got \(written.all); expected \(due). The record that fills the log calls write, before it returns"
+                    }
+                }
+                if !writers.all.allSatisfy({ sameThread($0, me) }) {
+                    return "write ran on another thread; it must run on the thread whose record filled the log"
+                }
+                let rest = log.flush()
+                if rest != ["e7"] { return "after 7 events in a log of capacity 3, flush() returned \(rest); expected [e7]" }
+
+                // A capacity below 1 counts as 1: every record writes its own event.
+                let single = Tally<[String]>()
+                let log0 = EventLog(capacity: 0) { single.append($0) }
+                log0.record("x"); log0.record("y")
+                if single.all != [["x"], ["y"]] { return "a log made with capacity 0 (counted as 1) wrote \(single.all) for x, y; expected [[x], [y]]" }
+                return nil
             }
         }
-        judgeChild(result, "Four threads recording 1 000 events into a log of capacity 16", ifItCrashed: Self.syncInsideSync)
+        judge(result, "Recording 7 events into a log of capacity 3", ifItCrashed: Self.syncInsideSync)
+    }
+
+    @Test("four threads recording at once: every event is written or flushed exactly once, in full batches")
+    func concurrentRecords() async {
+        _ = quickChildExits
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                let written = Tally<[String]>()
+                let log = Unchecked(EventLog(capacity: 8) { written.append($0) })
+                guard runConcurrently(threads: 4, iterations: 500, "recording", { thread, iteration in
+                    log.value.record("\(thread)-\(iteration)")
+                }) else { return "the recording threads did not finish within 5 s" }
+                if let problem = Exercise4_4Tests.batchProblem(written.all, capacity: 8) { return problem }
+                let all = written.all.joined() + log.value.flush()
+                let expected = Set((0..<4).flatMap { thread in (0..<500).map { "\(thread)-\($0)" } })
+                if all.count == 2_000 && Set(all) == expected { return nil }
+                return "2 000 events were recorded, but write and a final flush() gave back \(all.count) (\(Set(all).count) different ones); each event must come back exactly once"
+            }
+        }
+        judge(result, "Four threads recording 2 000 events into a log of capacity 8", ifItCrashed: Self.syncInsideSync)
+    }
+
+    @Test("flush from another thread while three threads record: every event comes back exactly once")
+    func flushWhileRecording() async {
+        _ = quickChildExits
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                let written = Tally<[String]>()
+                let flushed = Tally<[String]>()
+                let log = Unchecked(EventLog(capacity: 8) { written.append($0) })
+                guard runConcurrently(threads: 4, iterations: 400, "recording and flushing", { thread, iteration in
+                    if thread == 3 {
+                        flushed.append(log.value.flush())
+                    } else {
+                        log.value.record("\(thread)-\(iteration)")
+                    }
+                }) else { return "the recording and flushing threads did not finish within 5 s" }
+                if let problem = Exercise4_4Tests.batchProblem(written.all, capacity: 8) { return problem }
+                let all = Array(written.all.joined()) + Array(flushed.all.joined()) + log.value.flush()
+                let expected = Set((0..<3).flatMap { thread in (0..<400).map { "\(thread)-\($0)" } })
+                if all.count == 1_200 && Set(all) == expected { return nil }
+                return "1 200 events were recorded while another thread flushed, but write and the flushes gave back \(all.count) (\(Set(all).count) different ones); each event must come back exactly once — flush empties the buffer on the queue too"
+            }
+        }
+        judge(result, "Flushing while three threads record", ifItCrashed: Self.syncInsideSync)
+    }
+
+    @Test("two threads taking turns recording and flushing: every event comes back exactly once")
+    func threadsTakingTurns() async {
+        _ = quickChildExits
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                guard #available(macOS 15.0, *) else { return nil }
+                let written = Tally<[String]>()
+                let flushed = Tally<[String]>()
+                let log = Unchecked(EventLog(capacity: 2) { written.append($0) })
+                // Turn 2i + thread: thread 1 records "1-i"; thread 0 records "0-i", or flushes every
+                // third time. Only the log's queue can order one thread's access to the buffer after
+                // the other's; nothing else here does. So any access made off the queue — an emptying
+                // or a flush that skips it — is reported, every run.
+                let turns = Turns()
+                let problems = Tally<String>()
+                guard runConcurrently(threads: 2, iterations: 150, "two threads taking turns", { thread, iteration in
+                    guard turns.wait(for: 2 * iteration + thread) else {
+                        problems.append("turn \(2 * iteration + thread) never came")
+                        return
+                    }
+                    if thread == 0 && iteration % 3 == 2 {
+                        flushed.append(log.value.flush())
+                    } else {
+                        log.value.record("\(thread)-\(iteration)")
+                    }
+                    turns.pass(to: 2 * iteration + thread + 1)
+                }) else { return "the two threads did not finish within 5 s" }
+                if let problem = problems.all.first { return problem }
+                if let problem = Exercise4_4Tests.batchProblem(written.all, capacity: 2) { return problem }
+                let all = Array(written.all.joined()) + Array(flushed.all.joined()) + log.value.flush()
+                let expected = Set((0..<150).map { "1-\($0)" } + (0..<150).filter { $0 % 3 != 2 }.map { "0-\($0)" })
+                if all.count == expected.count && Set(all) == expected { return nil }
+                return "\(expected.count) events were recorded, but write and the flushes gave back \(all.count) (\(Set(all).count) different ones); each event must come back exactly once"
+            }
+        }
+        judge(result, "Two threads taking turns recording and flushing", ifItCrashed: Self.syncInsideSync)
     }
 
     @Test("write may use the log: it runs after record has let go of the queue")
     func writeMayUseTheLog() async {
+        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
@@ -77,8 +208,47 @@ struct Exercise4_4Tests {
                 return "write got \(written.all) and flush() then returned \(rest); expected [[a, b]], then [wrote 2]"
             }
         }
-        judgeChild(
+        judge(
             result, "A write(_:) that records into its own log", ifItCrashed: Self.syncInsideSync
                 + " Here `write` itself calls `record`: call `write` only after `queue.sync` has returned.")
     }
+
+    @Test("write may wait for another thread that uses the log")
+    func writeMayWaitForAnotherThread() async {
+        _ = quickChildExits
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild {
+                let written = Tally<[String]>()
+                let other = Signal()
+                let holder = LogHolder()
+                holder.log = EventLog(capacity: 2) { batch in
+                    written.append(batch)
+                    // Hand the log to another thread, and wait for it — as code that delivers the
+                    // batch somewhere else might. This waits longer than the child's bound: if that
+                    // thread cannot get in, the child hangs, as a real program would.
+                    startThread {
+                        holder.log?.record("from another thread")
+                        other.fire()
+                    }
+                    _ = other.happens(within: 10)
+                }
+                holder.log?.record("a")
+                holder.log?.record("b")
+                let rest = holder.log?.flush() ?? []
+                if written.all == [["a", "b"]] && rest == ["from another thread"] { return nil }
+                return "write got \(written.all) and flush() then returned \(rest); expected [[a, b]], then [from another thread]"
+            }
+        }
+        judge(result, "A write(_:) that waits for another thread's record", ifItCrashed: Self.syncInsideSync,
+              ifItHung: Self.writeWhileHeld)
+    }
+}
+
+/// Lets a `write` closure reach the log it belongs to, from any thread. Set once, before the log is
+/// used; threads started later see it.
+final class LogHolder: @unchecked Sendable {
+    var log: EventLog?
 }

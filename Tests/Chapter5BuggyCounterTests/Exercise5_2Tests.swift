@@ -3,49 +3,168 @@ import Dispatch
 import Testing
 import WorkbookTestSupport
 
-@Suite("5.2 performAll(times:work:queue:completion:)")
+// Every call into performAll is bounded (a `wait` inside it must fail one test, not hang the run),
+// and the tests whose callbacks come before `work` returns, or from threads of their own, run in a
+// child process: there a wrong answer can trap (`leave()` before its `enter()`, `sync` onto a queue
+// already running the caller).
+
+@Suite("5.2 performAll(times:work:queue:completion:)", .gradedUnderTSan)
 struct Exercise5_2Tests {
+    static let trapAdvice =
+        "Two usual causes: `group.leave()` running before its `enter()` (call `enter()` before starting the work — a callback can come before `work` returns), or `queue.sync` onto a queue that is already running the caller (a callback that comes before `work` returns runs inside your loop)."
+
     @Test("callbacks from four threads at once: completion runs once, on the queue, after all of them")
     func callbacksFromSeveralThreads() {
-        let target = TestQueue()
-        let held = HeldCallbacks()
-        let completions = Tally<Bool>(), done = Signal()
-        performAll(times: 2_000, work: held.work, queue: target.queue) {
-            completions.append(target.isCurrent)
-            done.fire()
+        let probe = WorkProbe()
+        let work = Unchecked(probe.heldWork), completion = Unchecked(probe.completion)
+        let call = "performAll(times: 2 000, …)"
+        let returned: Void? = bounded("\(call), with work that had not called back yet,") {
+            probe.callerIsCurrentThread()
+            performAll(times: 2_000, work: work.value, queue: probe.target.queue, completion: completion.value)
+            probe.callReturned()
         }
-        #expect(held.count == 2_000, "work was started \(held.count) times; it must be started 2 000 times")
-        #expect(completions.count == 0, "completion ran before any work called back")
+        guard returned != nil else {
+            // performAll is waiting for the callbacks: let it go, so its thread does not stay behind.
+            probe.held.releaseAll(threads: 1, "releasing the callbacks performAll waits for")
+            return
+        }
+        let started = probe.started, elsewhere = probe.startedOnOtherThreads
+        #expect(started == 2_000, "performAll started work \(started) times by the time it returned; it must call `work` 2 000 times, before returning")
+        #expect(elsewhere == 0, "\(elsewhere) of 2 000 pieces of work were started on another thread; performAll must call `work` itself, on the caller's thread")
+        guard drain(probe.target, "after \(call) returned") else {
+            probe.held.releaseAll(threads: 1, "releasing the callbacks the blocked queue waits for")
+            return
+        }
+        #expect(probe.completions.isEmpty, "completion ran before any work had called back: the count was at zero when it was checked. Count every piece (enter) before it can finish, and ask about zero (notify) once, after the loop.")
 
-        held.releaseAll(threads: 4, "calling back 2 000 times from 4 threads")
-        done.wait("completion was not called within 2 s of the last of 2 000 callbacks")
-        target.queue.sync {}
-        #expect(completions.all == [true], "completion must run exactly once, on the given queue; it ran \(completions.count) times")
+        guard probe.held.releaseAll(threads: 4, "calling back 2 000 times from 4 threads") else { return }
+        guard probe.firstCompletion() else {
+            recordTimeout("\(call): completion was not called within 2 s of the last of 2 000 callbacks (made from 4 threads at once)")
+            return
+        }
+        guard drain(probe.target, "after completion") else { return }
+        if let problem = probe.problemWithCompletions(of: call, callbacks: 2_000) { Issue.record(Comment(rawValue: problem)) }
     }
 
-    @Test("work that calls back before it returns", arguments: [1, 3])
-    func synchronousCallbacks(times: Int) {
-        let target = TestQueue()
-        let completions = Tally<Void>(), done = Signal()
-        performAll(times: times, work: fakeWork(.synchronous), queue: target.queue) {
-            completions.append(())
-            done.fire()
+    @Test("work that calls back before it returns")
+    func synchronousCallbacks() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                for times in [1, 2, 3, 10] {
+                    let probe = WorkProbe()
+                    let hold = QueueHold(probe.target)
+                    probe.callerIsCurrentThread()
+                    performAll(times: times, work: probe.work(.synchronous), queue: probe.target.queue, completion: probe.completion)
+                    probe.callReturned()
+                    hold.release()
+                    let call = "performAll(times: \(times), …) with \(times) callbacks made before `work` returned,"
+                    guard probe.firstCompletion() else { return "\(call) never ran completion (waited 2 s)" }
+                    guard drained(probe.target) else { return "\(call): `queue` stayed busy; something sent to it blocks it" }
+                    if let problem = probe.problemWithCompletions(of: call, callbacks: times, queueWasHeld: true) { return problem }
+                }
+                return nil
+            }
         }
-        done.wait("completion was not called within 2 s, although all \(times) callbacks came before performAll returned")
-        target.queue.sync {}
-        #expect(completions.count == 1, "with \(times) synchronous callbacks, completion ran \(completions.count) times; it must run exactly once")
+        judge(result, "performAll ran work that calls back before it returns", ifItCrashed: Self.trapAdvice)
     }
 
-    @Test("work that calls back later, from another thread")
-    func asynchronousCallbacks() {
-        let target = TestQueue()
-        let completions = Tally<Bool>(), done = Signal()
-        performAll(times: 5, work: fakeWork(.asynchronous), queue: target.queue) {
-            completions.append(target.isCurrent)
-            done.fire()
+    @Test("work that calls back later, from other threads")
+    func asynchronousCallbacks() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                let probe = WorkProbe()
+                let call = "performAll(times: 20, …) with work that calls back from threads of its own"
+                probe.callerIsCurrentThread()
+                performAll(times: 20, work: probe.work(.asynchronous), queue: probe.target.queue, completion: probe.completion)
+                probe.callReturned()
+                guard probe.firstCompletion() else { return "\(call) did not run completion within 2 s" }
+                guard probe.callbacksFinished(20) else { return "\(call): the callbacks did not all return within 2 s; something in them blocks" }
+                guard drained(probe.target) else { return "\(call): `queue` stayed busy; something sent to it blocks it" }
+                return probe.problemWithCompletions(of: call, callbacks: 20)
+            }
         }
-        done.wait("completion was not called within 2 s of 5 asynchronous callbacks")
-        target.queue.sync {}
-        #expect(completions.all == [true], "completion must run exactly once, on the given queue")
+        judge(result, "performAll ran work that calls back from other threads", ifItCrashed: Self.trapAdvice)
+    }
+
+    @Test("times: 0 completes once, on the queue, after performAll returns")
+    func zeroTimes() {
+        let probe = WorkProbe()
+        let work = Unchecked(probe.heldWork), completion = Unchecked(probe.completion)
+        let call = "performAll(times: 0, …)"
+        // `queue` is busy while performAll runs: a completion sent with `async` can only run after.
+        let hold = QueueHold(probe.target)
+        let returned: Void? = bounded(call) {
+            probe.callerIsCurrentThread()
+            performAll(times: 0, work: work.value, queue: probe.target.queue, completion: completion.value)
+            probe.callReturned()
+        }
+        hold.release()
+        guard returned != nil else { return }
+        let started = probe.started
+        #expect(started == 0, "\(call) started work \(started) times")
+        guard probe.firstCompletion() else {
+            recordTimeout("\(call) did not call completion within 2 s. With nothing to wait for, completion must be sent to `queue` at once — code that completes only from inside a callback never gets there, because no callback comes (and a `notify` registered inside the loop is never registered).")
+            return
+        }
+        guard drain(probe.target, "after completion") else { return }
+        if let problem = probe.problemWithCompletions(of: call, callbacks: 0, queueWasHeld: true) { Issue.record(Comment(rawValue: problem)) }
+    }
+
+    @Test("the last two callbacks arrive at the same moment: completion still runs exactly once")
+    func lastCallbacksTogether() {
+        let rounds = 200
+        let probe = WorkProbe()
+        let target = probe.target
+        let completions = Tally<Int>(), arrived = DispatchSemaphore(value: 0)
+        let parked = Tally<Unchecked<() -> Void>>()
+        let work = Unchecked<(@escaping () -> Void) -> Void> { done in parked.append(Unchecked(done)) }
+        let returned: Void? = bounded("\(rounds) calls of performAll(times: 2, …), with work that had not called back yet,") {
+            for round in 0..<rounds {
+                performAll(times: 2, work: work.value, queue: target.queue) {
+                    completions.append(round)
+                    arrived.signal()
+                }
+            }
+        }
+        guard returned != nil else {
+            for callback in parked.all { callback.value() }
+            return
+        }
+        let callbacks = parked.all.map(\.value)
+        guard callbacks.count == 2 * rounds else {
+            Issue.record("\(rounds) calls of performAll(times: 2, …) started work \(callbacks.count) times; each must call `work` twice")
+            return
+        }
+        guard drain(target, "after \(rounds) calls of performAll returned") else {
+            for callback in callbacks { callback() }
+            return
+        }
+        guard completions.count == 0 else {
+            Issue.record("completion ran before any work had called back (\(completions.count) times in \(rounds) calls of performAll(times: 2, …))")
+            return
+        }
+        let pairs = (0..<rounds).map { (callbacks[2 * $0], callbacks[2 * $0 + 1]) }
+        guard releaseInPairs(pairs, "calling back the two pieces of each call from 2 threads at once") else { return }
+        let deadline = DispatchTime.now() + 2
+        for _ in 0..<rounds where arrived.wait(timeout: deadline) == .timedOut {
+            recordTimeout("\(rounds - completions.count) of \(rounds) calls of performAll(times: 2, …) did not run completion within 2 s of their two callbacks")
+            return
+        }
+        guard drain(target, "after the completions") else { return }
+        var runs = [Int](repeating: 0, count: rounds)
+        for round in completions.all { runs[round] += 1 }
+        let twice = runs.filter { $0 > 1 }.count
+        #expect(twice == 0, """
+            when the two callbacks of performAll(times: 2, …) came at the same moment from two threads, completion ran \
+            more than once in \(twice) of \(rounds) calls. Both callbacks saw zero: the decrement and the check for zero \
+            were two separate steps, and the other callback's decrement fell in between. Decrement and test in one \
+            protected step, or let a DispatchGroup do it.
+            """)
     }
 }

@@ -3,31 +3,157 @@ import Dispatch
 import Testing
 import WorkbookTestSupport
 
-@Suite("5.3 runAll(_:queue:completion:)")
+// Every call into runAll is bounded (a `wait` inside it must fail one test, not hang the run), and
+// the tests whose functions call back before they return, or from threads of their own, run in a
+// child process: there a wrong answer can trap (`leave()` before its `enter()`, `sync` onto a queue
+// already running the caller).
+
+@Suite("5.3 runAll(_:queue:completion:)", .gradedUnderTSan)
 struct Exercise5_3Tests {
-    @Test("an empty list completes at once")
+    static let trapAdvice =
+        "Two usual causes: `group.leave()` running before its `enter()` (call `enter()` before calling the function — it may call back before it returns), or `queue.sync` onto a queue that is already running the caller (a callback that comes before its function returns runs inside your loop, while whatever the loop holds is still held)."
+
+    @Test("an empty list completes once, on the queue, after runAll returns")
     func emptyListCompletes() {
-        let target = TestQueue()
-        let done = Signal()
-        runAll([], queue: target.queue) { done.fire() }
-        done.wait("runAll([]) did not call completion within 2 s; with nothing to wait for it must complete right away")
+        let probe = WorkProbe()
+        let completion = Unchecked(probe.completion)
+        // `queue` is busy while runAll runs: a completion sent with `async` can only run after.
+        let hold = QueueHold(probe.target)
+        let returned: Void? = bounded("runAll([], …)") {
+            probe.callerIsCurrentThread()
+            runAll([], queue: probe.target.queue, completion: completion.value)
+            probe.callReturned()
+        }
+        hold.release()
+        guard returned != nil else { return }
+        guard probe.firstCompletion() else {
+            recordTimeout("runAll([]) did not call completion within 2 s; with nothing to wait for it must complete right away. Code that completes only from inside a callback never gets there, because no callback comes (and a `notify` registered inside the loop is never registered).")
+            return
+        }
+        guard drain(probe.target, "after completion") else { return }
+        if let problem = probe.problemWithCompletions(of: "runAll([], …)", callbacks: 0, queueWasHeld: true) {
+            Issue.record(Comment(rawValue: problem))
+        }
     }
 
-    @Test("mixed functions: completion once, on the queue, after every callback")
-    func mixedFunctions() {
-        let target = TestQueue()
-        let held = HeldCallbacks()
-        let functions: [FunctionWithCallback] = [fakeWork(.synchronous), fakeWork(.asynchronous)]
-            + Array(repeating: held.work, count: 400)
-        let completions = Tally<Bool>(), done = Signal()
-        runAll(functions, queue: target.queue) {
-            completions.append(target.isCurrent)
-            done.fire()
+    @Test("400 functions calling back from four threads at once: completion once, on the queue, after every callback")
+    func callbacksFromSeveralThreads() {
+        let probe = WorkProbe()
+        let functions = Unchecked([FunctionWithCallback](repeating: probe.heldWork, count: 400))
+        let completion = Unchecked(probe.completion)
+        let call = "runAll(<400 functions>, …)"
+        let returned: Void? = bounded("\(call), with functions that had not called back yet,") {
+            probe.callerIsCurrentThread()
+            runAll(functions.value, queue: probe.target.queue, completion: completion.value)
+            probe.callReturned()
         }
-        #expect(completions.count == 0, "completion ran before every function called back")
-        held.releaseAll(threads: 4, "calling back 400 times from 4 threads")
-        done.wait("completion was not called within 2 s of the last callback")
-        target.queue.sync {}
-        #expect(completions.all == [true], "completion must run exactly once, on the given queue; it ran \(completions.count) times")
+        guard returned != nil else {
+            // runAll is waiting for the callbacks: let it go, so its thread does not stay behind.
+            probe.held.releaseAll(threads: 1, "releasing the callbacks runAll waits for")
+            return
+        }
+        let started = probe.started, elsewhere = probe.startedOnOtherThreads
+        #expect(started == 400, "runAll called \(started) of 400 functions by the time it returned; it must call each of them once, before returning")
+        #expect(elsewhere == 0, "\(elsewhere) of 400 functions were called on another thread; runAll must call them itself, on the caller's thread")
+        guard drain(probe.target, "after \(call) returned") else {
+            probe.held.releaseAll(threads: 1, "releasing the callbacks the blocked queue waits for")
+            return
+        }
+        #expect(probe.completions.isEmpty, """
+            completion ran before any function had called back: when `notify` looked, the group was empty. \
+            Call `enter()` for a function before calling it (not in its callback), and call `notify` once, after the loop.
+            """)
+
+        guard probe.held.releaseAll(threads: 4, "calling back 400 times from 4 threads") else { return }
+        guard probe.firstCompletion() else {
+            recordTimeout("\(call): completion was not called within 2 s of the last of 400 callbacks (made from 4 threads at once)")
+            return
+        }
+        guard drain(probe.target, "after completion") else { return }
+        if let problem = probe.problemWithCompletions(of: call, callbacks: 400) { Issue.record(Comment(rawValue: problem)) }
+    }
+
+    @Test("functions that call back before they return, later from their own threads, and both mixed")
+    func synchronousAndAsynchronousCallbacks() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                let lists: [(String, [CallbackStyle])] = [
+                    ("1 function that calls back before it returns", [.synchronous]),
+                    ("3 functions that call back before they return", [.synchronous, .synchronous, .synchronous]),
+                    ("5 functions that call back from threads of their own", Array(repeating: .asynchronous, count: 5)),
+                    ("a mix of 6 functions, calling back before they return or from threads of their own",
+                     [.synchronous, .asynchronous, .synchronous, .asynchronous, .asynchronous, .synchronous]),
+                ]
+                for (name, styles) in lists {
+                    let probe = WorkProbe()
+                    let hold = QueueHold(probe.target)
+                    probe.callerIsCurrentThread()
+                    runAll(styles.map { probe.work($0) }, queue: probe.target.queue, completion: probe.completion)
+                    probe.callReturned()
+                    hold.release()
+                    let call = "runAll with \(name)"
+                    guard probe.firstCompletion() else { return "\(call) never ran completion (waited 2 s)" }
+                    guard probe.callbacksFinished(styles.count) else { return "\(call): the callbacks did not all return within 2 s; something in them blocks" }
+                    guard drained(probe.target) else { return "\(call): `queue` stayed busy; something sent to it blocks it" }
+                    if let problem = probe.problemWithCompletions(of: call, callbacks: styles.count, queueWasHeld: true) { return problem }
+                }
+                return nil
+            }
+        }
+        judge(result, "runAll ran functions that call back before they return or from other threads", ifItCrashed: Self.trapAdvice)
+    }
+
+    @Test("the last two callbacks arrive at the same moment: completion still runs exactly once")
+    func lastCallbacksTogether() {
+        let rounds = 200
+        let target = TestQueue()
+        let completions = Tally<Int>(), arrived = DispatchSemaphore(value: 0)
+        let parked = Tally<Unchecked<Block>>()
+        let function = Unchecked<FunctionWithCallback> { done in parked.append(Unchecked(done)) }
+        let returned: Void? = bounded("\(rounds) calls of runAll(<2 functions>, …), with functions that had not called back yet,") {
+            for round in 0..<rounds {
+                runAll([function.value, function.value], queue: target.queue) {
+                    completions.append(round)
+                    arrived.signal()
+                }
+            }
+        }
+        guard returned != nil else {
+            for callback in parked.all { callback.value() }
+            return
+        }
+        let callbacks = parked.all.map(\.value)
+        guard callbacks.count == 2 * rounds else {
+            Issue.record("\(rounds) calls of runAll with 2 functions called \(callbacks.count) functions; each call must call both")
+            return
+        }
+        guard drain(target, "after \(rounds) calls of runAll returned") else {
+            for callback in callbacks { callback() }
+            return
+        }
+        guard completions.count == 0 else {
+            Issue.record("completion ran before any function had called back (\(completions.count) times in \(rounds) calls of runAll with 2 functions)")
+            return
+        }
+        let pairs = (0..<rounds).map { (callbacks[2 * $0], callbacks[2 * $0 + 1]) }
+        guard releaseInPairs(pairs, "calling back the two functions of each call from 2 threads at once") else { return }
+        let deadline = DispatchTime.now() + 2
+        for _ in 0..<rounds where arrived.wait(timeout: deadline) == .timedOut {
+            recordTimeout("\(rounds - completions.count) of \(rounds) calls of runAll with 2 functions did not run completion within 2 s of their two callbacks")
+            return
+        }
+        guard drain(target, "after the completions") else { return }
+        var runs = [Int](repeating: 0, count: rounds)
+        for round in completions.all { runs[round] += 1 }
+        let twice = runs.filter { $0 > 1 }.count
+        #expect(twice == 0, """
+            when the two functions given to runAll called back at the same moment from two threads, completion ran \
+            more than once in \(twice) of \(rounds) calls. Both callbacks saw zero: the decrement and the check for zero \
+            were two separate steps, and the other callback's decrement fell in between. Decrement and test in one \
+            protected step, or let a DispatchGroup do it.
+            """)
     }
 }

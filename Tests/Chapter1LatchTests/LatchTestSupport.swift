@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+import WorkbookTestSupport
+
+// Helpers for Chapter 1's suites only (the shared ones live in WorkbookTestSupport).
+
+/// Keeps the learner's latches alive until the process ends.
+///
+/// A latch that never opened, or a semaphore taken and never given back, may trap when it is
+/// deallocated (libdispatch checks a semaphore's value in its destructor; on Apple platforms a group
+/// still entered traps too). The tests hand every latch they make to this list, so that a wrong
+/// answer fails its own test instead of crashing a later one.
+private let kept = Tally<Unchecked<Any>>()
+
+func keepAlive<T>(_ value: T) -> T {
+    kept.append(Unchecked(value))
+    return value
+}
+
+/// Makes a call into learner code on a thread the test owns, bounded; `true` if it returned in time.
+@discardableResult
+func returns(
+    _ what: String, seconds: Double = 2, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping @Sendable () -> Void
+) -> Bool {
+    bounded(what, seconds: seconds, sourceLocation: sourceLocation) { body(); return true } != nil
+}
+
+/// A reference the test can fill in after the learner's object exists (so that a callback can reach
+/// the latch it belongs to). Guarded by a lock, so the test's own bookkeeping never races.
+final class Slot<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value?
+
+    init() {}
+
+    var value: Value? {
+        get { lock.lock(); defer { lock.unlock() }; return stored }
+        set { lock.lock(); defer { lock.unlock() }; stored = newValue }
+    }
+}
+
+/// The identity of the current thread, to check on which thread a callback ran.
+func currentThreadID() -> UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
+
+/// Runs `rounds` rounds on `threads` new threads; in every round each thread calls `body` once, and no
+/// thread starts round *r* + 1 before every thread has finished round *r*.
+///
+/// `runConcurrently` makes many calls overlap on *one* object; this makes the few calls that each of
+/// many objects gets overlap — the end of a count, where "who reached zero?" is decided, happens
+/// `rounds` times with every thread arriving at once. Each thread has a start signal of its own, so
+/// a fast thread cannot take a slow one's turn. Returns `false`, after recording a deadlock-kind
+/// failure naming `what`, if a round does not finish within `seconds`.
+@discardableResult
+func runInRounds(
+    threads: Int = 4, rounds: Int, _ what: String, seconds: Double = 5,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping @Sendable (_ thread: Int, _ round: Int) -> Void
+) -> Bool {
+    if let problem = roundsProblem(threads: threads, rounds: rounds, what, seconds: seconds, body) {
+        recordTimeout(problem, sourceLocation: sourceLocation)
+        return false
+    }
+    return true
+}
+
+/// ``runInRounds(threads:rounds:_:seconds:sourceLocation:_:)`` for a child process, where nothing can
+/// be recorded: returns the "Timed out: …" sentence instead, or `nil` when every round finished.
+func roundsProblem(
+    threads: Int = 4, rounds: Int, _ what: String, seconds: Double = 5,
+    _ body: @escaping @Sendable (_ thread: Int, _ round: Int) -> Void
+) -> String? {
+    let arrived = DispatchSemaphore(value: 0)
+    let go = (0..<threads).map { _ in DispatchSemaphore(value: 0) }
+    for index in 0..<threads {
+        let thread = Thread {
+            for round in 0..<rounds {
+                arrived.signal()
+                // A thread whose round never starts (the test gave up) just stays parked.
+                guard go[index].wait(timeout: .now() + seconds + 1) == .success else { return }
+                body(index, round)
+            }
+            arrived.signal()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+    let deadline = DispatchTime.now() + seconds
+    for round in 0...rounds {
+        for _ in 0..<threads where arrived.wait(timeout: deadline) == .timedOut {
+            let finished = max(round - 1, 0)
+            return "\(what) — \(finished) of \(rounds) rounds finished within \(Int(seconds)) s; then a call "
+                + "did not return. Something blocks its caller: a wait nobody signals, or `sync` onto a queue already running."
+        }
+        if round < rounds { for semaphore in go { semaphore.signal() } }
+    }
+    return nil
+}
+
+/// The result of a child process's work, as ``runInChild(seconds:_:)`` wants it: `nil` for a pass, or
+/// a sentence. A sentence that starts with "Timed out:" is a wait that ran out (deadlock kind).
+func timedOut(_ sentence: String) -> String { "\(FailureMarker.timedOut) \(sentence)" }
+
+/// ``judgeChild(_:_:ifItCrashed:sourceLocation:)``, and a child's "Timed out: …" answer is recorded,
+/// as it is, as a timeout (deadlock kind) rather than as a wrong result.
+func judgeLatchChild(
+    _ result: ExitTest.Result?, _ what: String, ifItCrashed: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    if let result, case .exitCode(ChildExit.wrong) = result.exitStatus {
+        let said = String(decoding: result.standardOutputContent, as: UTF8.self)
+        if said.hasPrefix(FailureMarker.timedOut) {
+            recordTimeout(String(said.dropFirst(FailureMarker.timedOut.count).drop { $0 == " " }),
+                          sourceLocation: sourceLocation)
+            return
+        }
+    }
+    judgeChild(result, what, ifItCrashed: ifItCrashed, sourceLocation: sourceLocation)
+}
+
+/// For a child process: calls `body` on a new thread and waits for it at most `seconds`; `nil` if it
+/// did not return in time (nothing is recorded — a child says what went wrong by returning a sentence).
+func within<Result>(_ seconds: Double, _ body: @escaping @Sendable () -> Result) -> Result? {
+    let box = Tally<Unchecked<Result>>()
+    let returned = Signal()
+    startThread {
+        box.append(Unchecked(body()))
+        returned.fire()
+    }
+    guard returned.happens(within: seconds) else { return nil }
+    return box.all.first?.value
+}
+
+/// `runConcurrently` for a child process: `threads` gated threads, each calling `body` `iterations`
+/// times; returns a "Timed out: …" sentence if they do not all finish within `seconds`, else `nil`.
+func gatedProblem(
+    threads: Int = 4, iterations: Int, _ what: String, seconds: Double = 5,
+    _ body: @escaping @Sendable (_ thread: Int, _ iteration: Int) -> Void
+) -> String? {
+    let arrived = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
+    for index in 0..<threads {
+        let thread = Thread {
+            arrived.signal()
+            go.wait()
+            for iteration in 0..<iterations { body(index, iteration) }
+            finished.signal()
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+    for _ in 0..<threads { arrived.wait() }
+    for _ in 0..<threads { go.signal() }
+    let deadline = DispatchTime.now() + seconds
+    for _ in 0..<threads where finished.wait(timeout: deadline) == .timedOut {
+        return timedOut("\(what) — the \(threads) threads did not all finish within \(Int(seconds)) s; a call blocked (a wait nobody signals, or `sync` onto a queue already running).")
+    }
+    return nil
+}

@@ -1,0 +1,95 @@
+import Chapter2Groups
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+import WorkbookTestSupport
+
+// Chapter 2's bounded calls: every call a test makes into learner code goes through one of these,
+// so that an answer that blocks its caller (a `group.wait()` inside a function that must return at
+// once) fails its test with "Timed out:" instead of hanging the run.
+
+/// Waits until `target.queue` has run every block scheduled on it so far — and every block that
+/// those blocks scheduled on it in turn (a notify block submitted when the last of them left the
+/// group) — at most `seconds`.
+///
+/// Used instead of `target.queue.sync {}`: learner code may be blocking the queue (a wait inside a
+/// block running on it), and then the test must end, not hang.
+@discardableResult
+func settle(
+    _ target: TestQueue, _ what: String, seconds: Double = 2,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> Bool {
+    let drained = Signal()
+    target.queue.async { target.queue.async { drained.fire() } }
+    return drained.wait(
+        "\(what): the queue was still busy \(formatted(seconds)) later. Something blocks it — a `wait()` inside a block running on that queue?",
+        seconds: seconds, sourceLocation: sourceLocation)
+}
+
+/// `runAll(functions, queue: target.queue, completion:)` on a thread of the test's own; `false`
+/// (after a "Timed out:" failure) when it does not return within 2 s.
+func callRunAll(
+    _ functions: [FunctionWithCallback], on target: TestQueue, _ what: String,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    completion: @escaping Block
+) -> Bool {
+    let call = Unchecked((functions, completion))
+    return bounded("runAll(\(what)), which must return at once and leave the waiting to the group,", sourceLocation: sourceLocation) {
+        runAll(call.value.0, queue: target.queue, completion: call.value.1)
+    } != nil
+}
+
+/// `fetchApplicationContext` on a thread of the test's own, bounded like ``callRunAll``.
+func callFetch(
+    _ friends: FriendService, _ steps: StepsService, on target: TestQueue, _ what: String,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    completion: @escaping (ApplicationContext) -> Void
+) -> Bool {
+    let call = Unchecked((friends, steps, completion))
+    return bounded("fetchApplicationContext (\(what)), which must return at once and deliver later,", sourceLocation: sourceLocation) {
+        fetchApplicationContext(friends: call.value.0, steps: call.value.1, queue: target.queue, completion: call.value.2)
+    } != nil
+}
+
+/// `library.load(queue: target.queue, completion:)` on a thread of the test's own, bounded like ``callRunAll``.
+func callLoad(
+    _ library: VideoLibrary, on target: TestQueue, _ what: String,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    completion: @escaping ([URL]) -> Void
+) -> Bool {
+    let call = Unchecked((library, completion))
+    return bounded("load (\(what)), which must return at once and deliver later,", sourceLocation: sourceLocation) {
+        call.value.0.load(queue: target.queue, completion: call.value.1)
+    } != nil
+}
+
+/// Calls a learner's callback (a service's answer, a source's report) on a thread of the test's
+/// own, bounded like ``callRunAll``.
+func answer(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: @escaping () -> Void) -> Bool {
+    let call = Unchecked(body)
+    return bounded(what, sourceLocation: sourceLocation) { call.value() } != nil
+}
+
+private func formatted(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+}
+
+/// A flag one thread raises and another polls, without ordering anything else between them: the
+/// Thread Sanitizer sees no synchronization in a relaxed atomic. Lets a test start work "after"
+/// something happened while leaving the two threads unordered, as two unrelated callers would be.
+final class UnorderedFlag: Sendable {
+    private let raised = Atomic<Bool>(false)
+
+    func raise() { raised.store(true, ordering: .relaxed) }
+
+    /// Waits (spinning, at most `seconds`) until the flag is raised; `false` if it never was.
+    func spin(seconds: Double = 2) -> Bool {
+        let deadline = DispatchTime.now() + seconds
+        while !raised.load(ordering: .relaxed) {
+            if DispatchTime.now() > deadline { return false }
+            sched_yield()
+        }
+        return true
+    }
+}

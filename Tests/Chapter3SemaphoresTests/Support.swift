@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+import WorkbookTestSupport
+
+// Helpers for Chapter 3's suites that the shared test support does not have.
+
+// MARK: - Objects that must never be released
+
+/// Learner objects the tests keep for the whole run.
+///
+/// libdispatch traps when a `DispatchSemaphore` is released while its count is below the value it
+/// was created with. A wrong answer that leaves a place taken would otherwise crash the whole test
+/// process when its test ends, and hide every other result. So tests in the main process never let
+/// a presenter, service or limiter go; only the exit tests release one, on purpose, in a child.
+private let keptAlive = Tally<AnyObject>()
+
+/// Keeps `object` alive until the process ends, and returns it.
+func keptForever<Object: AnyObject>(_ object: Object) -> Object {
+    keptAlive.append(object)
+    return object
+}
+
+// MARK: - Which thread is calling
+
+/// Marks the threads that call into learner code, so that a fake can tell whether the learner ran
+/// its work on the caller's thread instead of a queue of its own.
+enum CallerThread {
+    private static let key = "workbook.chapter3.caller"
+
+    /// Marks the current thread as one of the test's calling threads.
+    static func mark() { Thread.current.threadDictionary[key] = true }
+
+    /// `true` on a thread marked with ``mark()``.
+    static var isCurrent: Bool { Thread.current.threadDictionary[key] != nil }
+}
+
+// MARK: - Exit tests
+
+/// The sentence a child returns for a bounded wait that ran out: ``judge(_:_:ifItCrashed:sourceLocation:)``
+/// turns it into a deadlock-kind failure.
+func childTimedOut(_ what: String) -> String { "\(FailureMarker.timedOut) \(what)" }
+
+/// ``judgeChild(_:_:ifItCrashed:sourceLocation:)``, except that a child's sentence made with
+/// ``childTimedOut(_:)`` is recorded as a timeout (a deadlock), not as a wrong result.
+func judge(
+    _ result: ExitTest.Result?, _ what: String, ifItCrashed: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    if let result, case .exitCode(ChildExit.wrong) = result.exitStatus {
+        let said = String(decoding: result.standardOutputContent, as: UTF8.self)
+        if said.hasPrefix(FailureMarker.timedOut) {
+            let rest = said.dropFirst(FailureMarker.timedOut.count).trimmingCharacters(in: .whitespaces)
+            recordTimeout("\(what): \(rest)", sourceLocation: sourceLocation)
+            return
+        }
+    }
+    judgeChild(result, what, ifItCrashed: ifItCrashed, sourceLocation: sourceLocation)
+}
+
+/// What a trap while releasing an object with a place still taken means, for the lifetime tests.
+func releasedWhileTaken(_ object: String, _ callback: String) -> String {
+    "libdispatch stops the program when a DispatchSemaphore is released while its count is below the value it was created with — here, when the \(object) went away while a place was still taken. Make the \(callback) keep the semaphore alive itself (capture the semaphore, `[semaphore]`, rather than reaching it through `[weak self]` or `[unowned self]`), so that the place is given back even after the \(object) is gone."
+}
+
+// MARK: - Bounded calls that record nothing (for exit tests' children)
+
+/// Calls `body` on a new thread and tells whether it returned within `seconds`. Records nothing:
+/// for exit tests, whose children report through the sentence they return.
+func finishes(within seconds: Double = 2, _ body: @escaping @Sendable () -> Void) -> Bool {
+    let returned = Signal()
+    startThread {
+        body()
+        returned.fire()
+    }
+    return returned.happens(within: seconds)
+}
+
+/// ``runConcurrently(threads:iterations:_:seconds:sourceLocation:_:)`` without recording anything:
+/// `threads` gated threads each call `body` `iterations` times; tells whether they all finished
+/// within `seconds`.
+func gatedThreads(
+    threads: Int = 4, iterations: Int, seconds: Double = 5,
+    _ body: @escaping @Sendable (_ thread: Int, _ iteration: Int) -> Void
+) -> Bool {
+    let arrived = DispatchSemaphore(value: 0)
+    let go = DispatchSemaphore(value: 0)
+    let finished = DispatchSemaphore(value: 0)
+    for index in 0..<threads {
+        startThread {
+            arrived.signal()
+            go.wait()
+            for iteration in 0..<iterations { body(index, iteration) }
+            finished.signal()
+        }
+    }
+    for _ in 0..<threads { arrived.wait() }
+    for _ in 0..<threads { go.signal() }
+    let deadline = DispatchTime.now() + seconds
+    for _ in 0..<threads where finished.wait(timeout: deadline) == .timedOut { return false }
+    return true
+}
+
+/// Waits up to `seconds` for `isTrue` to hold, polling; tells whether it does.
+func eventually(within seconds: Double = 2, _ isTrue: () -> Bool) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: seconds)
+    while !isTrue() {
+        if Date() >= deadline { return isTrue() }
+        usleep(1_000)
+    }
+    return true
+}
+
+/// "1.02 s" or "140 ms", for messages.
+func duration(since start: Date) -> String {
+    let seconds = Date().timeIntervalSince(start)
+    return seconds >= 1 ? String(format: "%.2f s", seconds) : "\(Int(seconds * 1_000)) ms"
+}
+
+/// Said when something that must wait for a place happened after most of a second: the sign of a
+/// `wait(timeout:)` whose result was not looked at.
+func timedWaitHint(since start: Date) -> String {
+    Date().timeIntervalSince(start) > 0.5
+        ? " It happened only after a while: a `wait(timeout:)` that runs out returns `.timedOut` without taking a place — if you use one, look at its result."
+        : ""
+}

@@ -1,0 +1,37 @@
+// near-miss crash: `countDown()` reads the count in one `queue.sync` and lowers it in another, so two threads can both read 1 and both call `leave()`, and libdispatch stops the program for the unbalanced leave.
+import Dispatch
+
+/// A one-shot gate that opens when `count` calls to `countDown()` have been made.
+public final class CountDownLatch {
+    private let queue = DispatchQueue(label: "workbook.countdownlatch")
+    private let gate = DispatchGroup()
+    private var remaining: Int
+
+    public init(count: Int) {
+        remaining = max(count, 0)
+        if remaining > 0 { gate.enter() }
+    }
+
+    /// Lowers the count by one; opens the latch when it reaches zero. Does nothing at zero.
+    public func countDown() {
+        let before = queue.sync { remaining }
+        guard before > 0 else { return }
+        queue.sync { remaining -= 1 }
+        if before == 1 { gate.leave() }
+    }
+
+    /// How many `countDown()` calls are still needed.
+    public var count: Int { queue.sync { remaining } }
+
+    /// Blocks until the latch is open or the timeout passes.
+    public func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
+        let opened = DispatchSemaphore(value: 0)
+        gate.notify(queue: queue) { opened.signal() }
+        return opened.wait(timeout: timeout)
+    }
+
+    /// Runs `execute` on `queue` once the latch is open (right away if it already is).
+    public func notify(queue: DispatchQueue, execute: @escaping () -> Void) {
+        gate.notify(queue: queue, execute: execute)
+    }
+}

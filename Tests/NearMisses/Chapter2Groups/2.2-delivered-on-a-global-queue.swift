@@ -1,0 +1,48 @@
+// near-miss wrong: the notify block is sent to a global queue and calls completion there, so the context is delivered on the wrong queue.
+import Dispatch
+
+public protocol FriendService {
+    func getMyFriends(_ completion: @escaping ([String]) -> Void)
+}
+
+public protocol StepsService {
+    func getUserSteps(_ completion: @escaping (Int) -> Void)
+}
+
+public struct ApplicationContext: Equatable {
+    public var friends: [String]
+    public var steps: Int
+
+    public init(friends: [String], steps: Int) {
+        self.friends = friends
+        self.steps = steps
+    }
+}
+
+public func fetchApplicationContext(
+    friends: FriendService,
+    steps: StepsService,
+    queue: DispatchQueue,
+    completion: @escaping (ApplicationContext) -> Void
+) {
+    let group = DispatchGroup()
+    var friendNames: [String] = []
+    var stepCount = 0
+
+    group.enter()
+    friends.getMyFriends { names in
+        friendNames = names
+        group.leave()
+    }
+
+    group.enter()
+    steps.getUserSteps { count in
+        stepCount = count
+        group.leave()
+    }
+
+    // Combine the answers off the caller's queue.
+    group.notify(queue: .global()) {
+        completion(ApplicationContext(friends: friendNames, steps: stepCount))
+    }
+}

@@ -1,0 +1,37 @@
+// near-miss deadlock: `dismissAction` is set only after `screen.present(_:)` returns, so a modal closed while it is being shown finds no action, never gives the screen back, and every later modal waits forever.
+import Dispatch
+
+
+/// Something that can be shown as a modal and says when it has been dismissed.
+public protocol ModalPresentable: AnyObject {
+    /// Set by whoever presents the modal; the modal calls it once, when it has been dismissed.
+    var dismissAction: (() -> Void)? { get set }
+}
+
+/// The screen that shows modals. Call it on the UI queue only.
+public protocol ModalScreen: AnyObject {
+    func present(_ modal: ModalPresentable)
+}
+
+/// Shows modals one at a time, in the order they were asked for.
+public final class ModalPresenter {
+    private let screen: ModalScreen
+    private let ui: DispatchQueue
+    private let queue = DispatchQueue(label: "workbook.modal-presenter")
+    private let screenIsFree = DispatchSemaphore(value: 1)
+
+    public init(screen: ModalScreen, ui: DispatchQueue) {
+        self.screen = screen
+        self.ui = ui
+    }
+
+    public func present(_ modal: ModalPresentable) {
+        queue.async { [self] in
+            screenIsFree.wait()
+            ui.async { [self, screenIsFree] in
+                screen.present(modal)
+                modal.dismissAction = { screenIsFree.signal() }
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+// near-miss crash: The request's callback reaches the semaphore through `[weak self]`, so when the service goes away with a request in flight its semaphore is released with the slot still taken, and libdispatch stops the program.
+import Dispatch
+
+
+/// An episode in the list the server returns.
+public struct Podcast: Equatable, Sendable {
+    public var title: String
+
+    public init(title: String) {
+        self.title = title
+    }
+}
+
+/// The server call being guarded. It calls back once, on any thread, maybe before it returns.
+public protocol AudioAPI {
+    func fetchList(_ completion: @escaping ([Podcast]) -> Void)
+}
+
+/// Fetches the podcast list, one request at a time.
+public final class AudioService {
+    private let api: AudioAPI
+    private let queue = DispatchQueue(label: "workbook.audio-service")
+    private let requestSlot = DispatchSemaphore(value: 1)
+
+    public init(api: AudioAPI) {
+        self.api = api
+    }
+
+    public func fetchAudioList(completion: @escaping ([Podcast]) -> Void) {
+        queue.async { [self] in
+            requestSlot.wait()
+            api.fetchList { [weak self] podcasts in
+                self?.requestSlot.signal()
+                completion(podcasts)
+            }
+        }
+    }
+}

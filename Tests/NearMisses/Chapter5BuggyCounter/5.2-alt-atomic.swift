@@ -1,0 +1,28 @@
+// alternative: an `Atomic<Int>` count that starts at `times`; `subtract` returns the new value, so exactly one callback sees zero.
+import Synchronization
+import Dispatch
+
+/// Calls `work` `times` times and runs `completion` on `queue` once every call has called back.
+public func performAll(
+    times: Int,
+    work: @escaping (@escaping () -> Void) -> Void,
+    queue: DispatchQueue,
+    completion: @escaping () -> Void
+) {
+    guard times > 0 else {
+        queue.async(execute: completion)
+        return
+    }
+    final class Remaining: Sendable {
+        let count: Atomic<Int>
+        init(_ count: Int) { self.count = Atomic(count) }
+    }
+    let remaining = Remaining(times)
+    for _ in 0..<times {
+        work {
+            if remaining.count.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
+                queue.async(execute: completion)
+            }
+        }
+    }
+}

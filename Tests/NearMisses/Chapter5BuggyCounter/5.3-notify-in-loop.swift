@@ -1,0 +1,17 @@
+// near-miss deadlock: `notify` is registered inside the loop, once per function, so completion runs once per function — and for an empty list it is never registered, so completion never comes.
+import Dispatch
+
+/// A block with no arguments.
+public typealias Block = () -> Void
+/// An asynchronous function that calls its argument back when done.
+public typealias FunctionWithCallback = (@escaping Block) -> Void
+
+/// Runs `functions` and calls `completion` on `queue` once all of them have called back.
+public func runAll(_ functions: [FunctionWithCallback], queue: DispatchQueue, completion: @escaping Block) {
+    let group = DispatchGroup()
+    for function in functions {
+        group.enter()
+        function { group.leave() }
+        group.notify(queue: queue, execute: completion)
+    }
+}
