@@ -165,7 +165,7 @@ struct Exercise1_2Tests {
                 return nil
             }
         }
-        judgeLatchChild(result, "A whenZero that calls its own latch", ifItCrashed: Self.callAfterTheQueue)
+        judgeChild(result, "A whenZero that calls its own latch", ifItCrashed: Self.callAfterTheQueue)
     }
 
     @Test("while whenZero runs, another thread can call the latch and return")

@@ -35,13 +35,13 @@ struct Exercise1_3Tests {
         ) {
             runInChild(seconds: 8) {
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 1)))
-                guard within(2, { latch.value.countDown() }) != nil else { return timedOut("countDown() did not return within 2 s") }
+                guard within(2, { latch.value.countDown() }) != nil else { return childTimedOut("countDown() did not return within 2 s") }
                 for attempt in 1...3 {
                     guard let result = within(2, { latch.value.wait(timeout: .now() + 0.5) }) else {
-                        return timedOut("wait(timeout: now + 0.5 s) number \(attempt) on an open latch did not return within 2 s")
+                        return childTimedOut("wait(timeout: now + 0.5 s) number \(attempt) on an open latch did not return within 2 s")
                     }
                     if result == .timedOut {
-                        return timedOut("wait(timeout:) number \(attempt) on an open latch waited 0.5 s and timed out. A semaphore lets one wait through per signal; a latch, once open, lets everyone through.")
+                        return childTimedOut("wait(timeout:) number \(attempt) on an open latch waited 0.5 s and timed out. A semaphore lets one wait through per signal; a latch, once open, lets everyone through.")
                     }
                 }
                 let timedOutWaits = Tally<Int>()
@@ -49,12 +49,12 @@ struct Exercise1_3Tests {
                     if latch.value.wait(timeout: .now() + 0.5) == .timedOut { timedOutWaits.append(thread) }
                 }) { return problem }
                 if timedOutWaits.count > 0 {
-                    return timedOut("\(timedOutWaits.count) of 200 waits, made by four threads at once on an open latch, timed out; every wait on an open latch must succeed.")
+                    return childTimedOut("\(timedOutWaits.count) of 200 waits, made by four threads at once on an open latch, timed out; every wait on an open latch must succeed.")
                 }
                 return nil
             }
         }
-        judgeLatchChild(result, "Waiting on an open latch", ifItCrashed: Self.unbalancedLeave)
+        judgeChild(result, "Waiting on an open latch", ifItCrashed: Self.unbalancedLeave)
     }
 
     @Test("threads already waiting are all released at zero")
@@ -82,19 +82,19 @@ struct Exercise1_3Tests {
                     return "\(results.count) of 4 threads returned from wait(timeout: 1.5 s) before anyone counted down (\(results.all)); wait must block while the latch is closed"
                 }
                 guard within(2, { () -> Void in latch.value.countDown(); latch.value.countDown() }) != nil else {
-                    return timedOut("two countDown() calls on a latch of 2 did not return within 2 s while threads were waiting")
+                    return childTimedOut("two countDown() calls on a latch of 2 did not return within 2 s while threads were waiting")
                 }
                 for _ in 0..<4 where !done.happens(within: 3) {
-                    return timedOut("a thread waiting on the latch did not return from wait(timeout: 1.5 s) within 3 s")
+                    return childTimedOut("a thread waiting on the latch did not return from wait(timeout: 1.5 s) within 3 s")
                 }
                 let timedOutWaits = results.all.filter { $0 == .timedOut }.count
                 if timedOutWaits > 0 {
-                    return timedOut("\(timedOutWaits) of 4 threads waiting on the latch timed out after it reached zero; every waiter must be released.")
+                    return childTimedOut("\(timedOutWaits) of 4 threads waiting on the latch timed out after it reached zero; every waiter must be released.")
                 }
                 return nil
             }
         }
-        judgeLatchChild(result, "Releasing four waiting threads", ifItCrashed: Self.unbalancedLeave)
+        judgeChild(result, "Releasing four waiting threads", ifItCrashed: Self.unbalancedLeave)
     }
 
     @Test("countDown at zero does nothing; the count never goes negative; a latch of 0 is open from the start")
@@ -105,32 +105,32 @@ struct Exercise1_3Tests {
         ) {
             runInChild(seconds: 6) {
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 2)))
-                guard let before = within(2, { latch.value.count }) else { return timedOut("count did not return within 2 s") }
+                guard let before = within(2, { latch.value.count }) else { return childTimedOut("count did not return within 2 s") }
                 if before != 2 { return "a new CountDownLatch(count: 2) has count \(before)" }
                 guard within(2, { () -> Void in latch.value.countDown(); latch.value.countDown(); latch.value.countDown() }) != nil else {
-                    return timedOut("three countDown() calls on a latch of 2 did not return within 2 s")
+                    return childTimedOut("three countDown() calls on a latch of 2 did not return within 2 s")
                 }
-                guard let after = within(2, { latch.value.count }) else { return timedOut("count did not return within 2 s") }
+                guard let after = within(2, { latch.value.count }) else { return childTimedOut("count did not return within 2 s") }
                 if after != 0 { return "after 3 countDown() calls on a latch of 2, count is \(after); it must stay at 0" }
                 guard let opened = within(2, { latch.value.wait(timeout: .now() + 0.5) }) else {
-                    return timedOut("wait(timeout: now + 0.5 s) after a countDown() past zero did not return within 2 s")
+                    return childTimedOut("wait(timeout: now + 0.5 s) after a countDown() past zero did not return within 2 s")
                 }
-                if opened == .timedOut { return timedOut("after 3 countDown() calls on a latch of 2, wait(timeout: 0.5 s) timed out") }
+                if opened == .timedOut { return childTimedOut("after 3 countDown() calls on a latch of 2, wait(timeout: 0.5 s) timed out") }
 
                 guard let zero = within(2, { Unchecked(keepAlive(CountDownLatch(count: 0))) }) else {
-                    return timedOut("CountDownLatch(count: 0) did not return within 2 s")
+                    return childTimedOut("CountDownLatch(count: 0) did not return within 2 s")
                 }
                 guard let zeroWait = within(2, { zero.value.wait(timeout: .now() + 0.5) }) else {
-                    return timedOut("wait(timeout: now + 0.5 s) on a latch of 0 did not return within 2 s")
+                    return childTimedOut("wait(timeout: now + 0.5 s) on a latch of 0 did not return within 2 s")
                 }
-                if zeroWait == .timedOut { return timedOut("wait(timeout: 0.5 s) on CountDownLatch(count: 0) timed out; a latch of 0 is open from the start") }
-                guard within(2, { zero.value.countDown() }) != nil else { return timedOut("countDown() on a latch of 0 did not return within 2 s") }
-                guard let zeroCount = within(2, { zero.value.count }) else { return timedOut("count did not return within 2 s") }
+                if zeroWait == .timedOut { return childTimedOut("wait(timeout: 0.5 s) on CountDownLatch(count: 0) timed out; a latch of 0 is open from the start") }
+                guard within(2, { zero.value.countDown() }) != nil else { return childTimedOut("countDown() on a latch of 0 did not return within 2 s") }
+                guard let zeroCount = within(2, { zero.value.count }) else { return childTimedOut("count did not return within 2 s") }
                 if zeroCount != 0 { return "countDown() on a latch of 0 made its count \(zeroCount); at zero countDown() does nothing" }
                 return nil
             }
         }
-        judgeLatchChild(result, "Counting down past zero", ifItCrashed: Self.unbalancedLeave)
+        judgeChild(result, "Counting down past zero", ifItCrashed: Self.unbalancedLeave)
     }
 
     @Test("a wait that timed out changes nothing: the latch still opens, and still lets everyone through")
@@ -143,26 +143,26 @@ struct Exercise1_3Tests {
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 1)))
                 for _ in 0..<2 {
                     guard let early = within(2, { latch.value.wait(timeout: .now() + 0.05) }) else {
-                        return timedOut("wait(timeout: now + 0.05 s) on a closed latch did not return within 2 s")
+                        return childTimedOut("wait(timeout: now + 0.05 s) on a closed latch did not return within 2 s")
                     }
                     if early == .success { return "wait(timeout: 0.05 s) on a latch nobody counted down returned .success" }
                 }
-                guard within(2, { latch.value.countDown() }) != nil else { return timedOut("countDown() did not return within 2 s") }
+                guard within(2, { latch.value.countDown() }) != nil else { return childTimedOut("countDown() did not return within 2 s") }
                 for attempt in 1...2 {
                     guard let later = within(2, { latch.value.wait(timeout: .now() + 0.5) }) else {
-                        return timedOut("wait(timeout: now + 0.5 s) on an open latch did not return within 2 s")
+                        return childTimedOut("wait(timeout: now + 0.5 s) on an open latch did not return within 2 s")
                     }
                     if later == .timedOut && attempt == 1 {
-                        return timedOut("after two waits had timed out on the closed latch, the latch was opened, and the next wait(timeout: 0.5 s) timed out. A wait that times out must leave nothing behind.")
+                        return childTimedOut("after two waits had timed out on the closed latch, the latch was opened, and the next wait(timeout: 0.5 s) timed out. A wait that times out must leave nothing behind.")
                     }
                     if later == .timedOut {
-                        return timedOut("after two waits had timed out on the closed latch, the latch was opened; the next wait succeeded, but the one after it timed out. Once open, a latch lets every waiter through.")
+                        return childTimedOut("after two waits had timed out on the closed latch, the latch was opened; the next wait succeeded, but the one after it timed out. Once open, a latch lets every waiter through.")
                     }
                 }
                 return nil
             }
         }
-        judgeLatchChild(result, "Opening a latch after waits timed out", ifItCrashed: Self.unbalancedLeave)
+        judgeChild(result, "Opening a latch after waits timed out", ifItCrashed: Self.unbalancedLeave)
     }
 
     @Test("notify runs each block once, on its queue, after zero — asynchronously even when already open — and never blocks countDown")
@@ -179,48 +179,48 @@ struct Exercise1_3Tests {
                 for block in 0..<3 {
                     guard within(2, {
                         latch.value.notify(queue: target.queue) { runs.append((block, target.isCurrent)); ran.fire() }
-                    }) != nil else { return timedOut("notify(queue:execute:) on a closed latch did not return within 2 s") }
+                    }) != nil else { return childTimedOut("notify(queue:execute:) on a closed latch did not return within 2 s") }
                 }
-                guard within(2, { latch.value.countDown() }) != nil else { return timedOut("countDown() did not return within 2 s") }
+                guard within(2, { latch.value.countDown() }) != nil else { return childTimedOut("countDown() did not return within 2 s") }
                 if ran.happens(within: 0.05) { return "a notify block ran after 1 of 2 countDown() calls; it must wait for zero" }
 
                 // The test keeps `target` busy: countDown must hand the blocks to the queue, not run
                 // them, nor wait for them.
                 let release = Signal(), holding = Signal()
                 target.queue.async { holding.fire(); _ = release.happens(within: 3) }
-                guard holding.happens(within: 2) else { return timedOut("the test's own queue did not start") }
+                guard holding.happens(within: 2) else { return childTimedOut("the test's own queue did not start") }
                 let returned = within(1, { latch.value.countDown() }) != nil
                 let early = runs.all
                 release.fire()
                 if !returned {
-                    return timedOut("the last countDown() did not return within 1 s while the notify queue was busy: countDown must submit the notify blocks to their queue (async), not run or wait for them")
+                    return childTimedOut("the last countDown() did not return within 1 s while the notify queue was busy: countDown must submit the notify blocks to their queue (async), not run or wait for them")
                 }
                 if !early.isEmpty {
                     return "notify blocks ran while their queue was busy with other work (\(early.count) of them) — they ran somewhere else; notify must run its block on the queue it was given"
                 }
                 for _ in 0..<3 where !ran.happens(within: 2) {
-                    return timedOut("notify's blocks did not all run within 2 s of the count reaching zero (\(runs.count) of 3 ran)")
+                    return childTimedOut("notify's blocks did not all run within 2 s of the count reaching zero (\(runs.count) of 3 ran)")
                 }
 
                 // Registered after zero: submitted at once, but still to the queue, asynchronously.
                 let late = Signal(), lateRelease = Signal(), lateHolding = Signal()
                 target.queue.async { lateHolding.fire(); _ = lateRelease.happens(within: 3) }
-                guard lateHolding.happens(within: 2) else { return timedOut("the test's own queue did not start") }
+                guard lateHolding.happens(within: 2) else { return childTimedOut("the test's own queue did not start") }
                 let lateReturned = within(1, {
                     latch.value.notify(queue: target.queue) { runs.append((3, target.isCurrent)); late.fire() }
                 }) != nil
                 let lateEarly = runs.all.filter { $0.block == 3 }
                 lateRelease.fire()
                 if !lateReturned {
-                    return timedOut("notify(queue:execute:) on an open latch did not return within 1 s while its queue was busy; notify must not wait for the block")
+                    return childTimedOut("notify(queue:execute:) on an open latch did not return within 1 s while its queue was busy; notify must not wait for the block")
                 }
                 if !lateEarly.isEmpty {
                     return "a notify block registered on an open latch ran before notify returned, while its queue was busy — it ran on the caller's thread; it must be submitted to the queue it was given"
                 }
                 guard late.happens(within: 2) else {
-                    return timedOut("a notify registered after zero did not run within 2 s; on an open latch it is submitted at once")
+                    return childTimedOut("a notify registered after zero did not run within 2 s; on an open latch it is submitted at once")
                 }
-                guard within(2, { target.queue.sync {} }) != nil else { return timedOut("the notify queue stayed busy") }
+                guard within(2, { target.queue.sync {} }) != nil else { return childTimedOut("the notify queue stayed busy") }
                 let all = runs.all
                 let perBlock = (0..<4).map { block in all.filter { $0.block == block }.count }
                 if perBlock != [1, 1, 1, 1] {
@@ -232,7 +232,7 @@ struct Exercise1_3Tests {
                 return nil
             }
         }
-        judgeLatchChild(result, "Notifying on a queue", ifItCrashed: Self.unbalancedLeave)
+        judgeChild(result, "Notifying on a queue", ifItCrashed: Self.unbalancedLeave)
     }
 
     @Test("a notify block may use its latch: count, countDown, wait and notify all work from inside it")
@@ -254,13 +254,13 @@ struct Exercise1_3Tests {
                         latch.value.notify(queue: target.queue) { nested.fire() }
                         outer.fire()
                     }
-                }) != nil else { return timedOut("notify(queue:execute:) did not return within 2 s") }
-                guard within(2, { latch.value.countDown() }) != nil else { return timedOut("countDown() did not return within 2 s") }
+                }) != nil else { return childTimedOut("notify(queue:execute:) did not return within 2 s") }
+                guard within(2, { latch.value.countDown() }) != nil else { return childTimedOut("countDown() did not return within 2 s") }
                 guard outer.happens(within: 3) else {
-                    return timedOut("a notify block that uses its latch (count, countDown, wait) did not finish within 3 s — it waits for something the latch holds")
+                    return childTimedOut("a notify block that uses its latch (count, countDown, wait) did not finish within 3 s — it waits for something the latch holds")
                 }
                 guard nested.happens(within: 2) else {
-                    return timedOut("a notify registered from inside a notify block, on the open latch, did not run within 2 s")
+                    return childTimedOut("a notify registered from inside a notify block, on the open latch, did not run within 2 s")
                 }
                 if seen.all != ["count 0", "wait success"] {
                     return "inside a notify block the latch said \(seen.all); expected [count 0, wait success]"
@@ -268,7 +268,7 @@ struct Exercise1_3Tests {
                 return nil
             }
         }
-        judgeLatchChild(result, "A notify block that uses its latch", ifItCrashed: Self.unbalancedLeave)
+        judgeChild(result, "A notify block that uses its latch", ifItCrashed: Self.unbalancedLeave)
     }
 
     @Test("4 000 countDowns from four threads open the latch once; count reads stay consistent, and what they wrote is visible")
@@ -288,7 +288,7 @@ struct Exercise1_3Tests {
                         notified.append((0..<4).reduce(0) { $0 + written.value[$1] })
                         opened.fire()
                     }
-                }) != nil else { return timedOut("notify(queue:execute:) did not return within 2 s") }
+                }) != nil else { return childTimedOut("notify(queue:execute:) did not return within 2 s") }
 
                 let waited = Tally<DispatchTimeoutResult>(), sums = Tally<Int>(), waiter = Signal()
                 startThread {
@@ -315,26 +315,26 @@ struct Exercise1_3Tests {
                 }
                 stopReading.fire()
                 if let problem { return problem }
-                guard readerDone.happens(within: 2) else { return timedOut("reading count did not return within 2 s") }
+                guard readerDone.happens(within: 2) else { return childTimedOut("reading count did not return within 2 s") }
                 guard waiter.happens(within: 5) else {
-                    return timedOut("the thread waiting on the latch did not return from wait(timeout: 4 s)")
+                    return childTimedOut("the thread waiting on the latch did not return from wait(timeout: 4 s)")
                 }
                 if waited.all == [.timedOut] {
-                    return timedOut("wait(timeout: 4 s) timed out although all 4 000 countDown() calls were made")
+                    return childTimedOut("wait(timeout: 4 s) timed out although all 4 000 countDown() calls were made")
                 }
                 if !sums.all.allSatisfy({ $0 == 4 * 999 }) {
                     return "after wait returned .success, the writes made before countDown() were not all visible"
                 }
                 guard opened.happens(within: 2) else {
-                    return timedOut("notify's block did not run within 2 s of the count reaching zero")
+                    return childTimedOut("notify's block did not run within 2 s of the count reaching zero")
                 }
-                guard within(2, { target.queue.sync {} }) != nil else { return timedOut("the notify queue stayed busy") }
+                guard within(2, { target.queue.sync {} }) != nil else { return childTimedOut("the notify queue stayed busy") }
                 if notified.all != [4 * 999] {
                     return notified.count == 1
                         ? "inside the notify block, the writes made before countDown() were not all visible"
                         : "notify's block ran \(notified.count) times; it must run exactly once"
                 }
-                guard let count = within(2, { latch.value.count }) else { return timedOut("count did not return within 2 s") }
+                guard let count = within(2, { latch.value.count }) else { return childTimedOut("count did not return within 2 s") }
                 if count != 0 { return "after 4 000 countDown() calls on a latch of 4 000, count is \(count)" }
                 if let bad = readings.all.first {
                     return "while four threads counted down, another thread read count and saw it go up or below zero (\(bad)); read `remaining` inside the same queue (or lock) that changes it"
@@ -342,7 +342,7 @@ struct Exercise1_3Tests {
                 return nil
             }
         }
-        judgeLatchChild(result, "Four threads counting down 4 000 times", ifItCrashed: Self.unbalancedLeave)
+        judgeChild(result, "Four threads counting down 4 000 times", ifItCrashed: Self.unbalancedLeave)
     }
 
     @Test("500 latches of 1 to 4, each counted down once by each of four threads at the same moment: each opens exactly once")
@@ -362,11 +362,11 @@ struct Exercise1_3Tests {
                     for (round, latch) in latches.value.enumerated() {
                         latch.notify(queue: target.queue) { opened.append(round) }
                     }
-                }) != nil else { return timedOut("registering 500 notify blocks did not return within 2 s") }
+                }) != nil else { return childTimedOut("registering 500 notify blocks did not return within 2 s") }
                 if let problem = roundsProblem(rounds: rounds, "four threads counting down 500 latches, one round per latch", { _, round in
                     latches.value[round].countDown()
-                }) { return timedOut(problem) }
-                guard within(2, { target.queue.sync {} }) != nil else { return timedOut("the notify queue stayed busy") }
+                }) { return childTimedOut(problem) }
+                guard within(2, { target.queue.sync {} }) != nil else { return childTimedOut("the notify queue stayed busy") }
                 var runs = [Int](repeating: 0, count: rounds)
                 for round in opened.all { runs[round] += 1 }
                 if let first = runs.indices.first(where: { runs[$0] != 1 }) {
@@ -374,14 +374,14 @@ struct Exercise1_3Tests {
                 }
                 // Stops at the first latch that does not let a wait through.
                 guard let stillClosed = within(3, { latches.value.firstIndex { $0.wait(timeout: .now() + 0.5) == .timedOut } }) else {
-                    return timedOut("waiting on 500 open latches, one after another, did not finish within 3 s")
+                    return childTimedOut("waiting on 500 open latches, one after another, did not finish within 3 s")
                 }
                 if let stillClosed {
-                    return timedOut("latch number \(stillClosed + 1) of 500 (count \(1 + stillClosed % 4)), counted down once by each of four threads, did not let a wait through within 0.5 s")
+                    return childTimedOut("latch number \(stillClosed + 1) of 500 (count \(1 + stillClosed % 4)), counted down once by each of four threads, did not let a wait through within 0.5 s")
                 }
                 return nil
             }
         }
-        judgeLatchChild(result, "Four threads counting down 500 latches at the same moment", ifItCrashed: Self.unbalancedLeave)
+        judgeChild(result, "Four threads counting down 500 latches at the same moment", ifItCrashed: Self.unbalancedLeave)
     }
 }

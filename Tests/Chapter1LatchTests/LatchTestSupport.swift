@@ -97,27 +97,6 @@ func roundsProblem(
     return nil
 }
 
-/// The result of a child process's work, as ``runInChild(seconds:_:)`` wants it: `nil` for a pass, or
-/// a sentence. A sentence that starts with "Timed out:" is a wait that ran out (deadlock kind).
-func timedOut(_ sentence: String) -> String { "\(FailureMarker.timedOut) \(sentence)" }
-
-/// ``judgeChild(_:_:ifItCrashed:sourceLocation:)``, and a child's "Timed out: …" answer is recorded,
-/// as it is, as a timeout (deadlock kind) rather than as a wrong result.
-func judgeLatchChild(
-    _ result: ExitTest.Result?, _ what: String, ifItCrashed: String,
-    sourceLocation: SourceLocation = #_sourceLocation
-) {
-    if let result, case .exitCode(ChildExit.wrong) = result.exitStatus {
-        let said = String(decoding: result.standardOutputContent, as: UTF8.self)
-        if said.hasPrefix(FailureMarker.timedOut) {
-            recordTimeout(String(said.dropFirst(FailureMarker.timedOut.count).drop { $0 == " " }),
-                          sourceLocation: sourceLocation)
-            return
-        }
-    }
-    judgeChild(result, what, ifItCrashed: ifItCrashed, sourceLocation: sourceLocation)
-}
-
 /// For a child process: calls `body` on a new thread and waits for it at most `seconds`; `nil` if it
 /// did not return in time (nothing is recorded — a child says what went wrong by returning a sentence).
 func within<Result>(_ seconds: Double, _ body: @escaping @Sendable () -> Result) -> Result? {
@@ -152,7 +131,7 @@ func gatedProblem(
     for _ in 0..<threads { go.signal() }
     let deadline = DispatchTime.now() + seconds
     for _ in 0..<threads where finished.wait(timeout: deadline) == .timedOut {
-        return timedOut("\(what) — the \(threads) threads did not all finish within \(Int(seconds)) s; a call blocked (a wait nobody signals, or `sync` onto a queue already running).")
+        return childTimedOut("\(what) — the \(threads) threads did not all finish within \(Int(seconds)) s; a call blocked (a wait nobody signals, or `sync` onto a queue already running).")
     }
     return nil
 }

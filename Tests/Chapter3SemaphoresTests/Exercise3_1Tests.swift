@@ -142,7 +142,7 @@ struct Exercise3_1Tests {
                 return nil
             }
         }
-        judge(result, "Calling present(_:) twice on the UI queue", ifItCrashed: Self.syncOntoUI)
+        judgeChild(result, "Calling present(_:) twice on the UI queue", ifItCrashed: Self.syncOntoUI)
     }
 
     @Test("present(_:) may be called from inside screen.present(_:), and right after a dismissAction, on the UI queue")
@@ -181,7 +181,7 @@ struct Exercise3_1Tests {
                 return nil
             }
         }
-        judge(result, "Asking for the next modal from inside screen.present(_:) and after a dismissAction", ifItCrashed: Self.syncOntoUI)
+        judgeChild(result, "Asking for the next modal from inside screen.present(_:) and after a dismissAction", ifItCrashed: Self.syncOntoUI)
     }
 
     @Test("the presenter may go away while a modal is on screen: dismissing that modal later does not crash")
@@ -212,7 +212,7 @@ struct Exercise3_1Tests {
                 return nil
             }
         }
-        judge(result, "Letting the presenter go while modal A was on screen, then dismissing A",
+        judgeChild(result, "Letting the presenter go while modal A was on screen, then dismissing A",
               ifItCrashed: releasedWhileTaken("presenter", "dismissAction"))
     }
 }

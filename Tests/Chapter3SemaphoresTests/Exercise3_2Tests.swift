@@ -184,7 +184,7 @@ struct Exercise3_2Tests {
                 return nil
             }
         }
-        judge(result, "Fetching from a server that answers at once, and from completions", ifItCrashed: Self.syncOntoOwnQueue)
+        judgeChild(result, "Fetching from a server that answers at once, and from completions", ifItCrashed: Self.syncOntoOwnQueue)
     }
 
     @Test("the service may go away while a request is in flight: the answer still reaches its caller, without a crash")
@@ -212,7 +212,7 @@ struct Exercise3_2Tests {
                 return nil
             }
         }
-        judge(result, "Letting the service go while a request was in flight, then answering it",
+        judgeChild(result, "Letting the service go while a request was in flight, then answering it",
               ifItCrashed: releasedWhileTaken("service", "request's callback"))
     }
 }

@@ -249,7 +249,7 @@ struct Exercise3_3Tests {
                 return nil
             }
         }
-        judge(result, "Running jobs that call done() at once, and jobs that call run(_:)", ifItCrashed: Self.syncOntoOwnQueue)
+        judgeChild(result, "Running jobs that call done() at once, and jobs that call run(_:)", ifItCrashed: Self.syncOntoOwnQueue)
     }
 
     @Test("the limiter may go away while jobs are running: their done() still works, without a crash")
@@ -274,7 +274,7 @@ struct Exercise3_3Tests {
                 return nil
             }
         }
-        judge(result, "Letting the limiter go while a job was running, then finishing the job",
+        judgeChild(result, "Letting the limiter go while a job was running, then finishing the job",
               ifItCrashed: releasedWhileTaken("limiter", "done you hand to the job"))
     }
 }

@@ -36,27 +36,6 @@ enum CallerThread {
 
 // MARK: - Exit tests
 
-/// The sentence a child returns for a bounded wait that ran out: ``judge(_:_:ifItCrashed:sourceLocation:)``
-/// turns it into a deadlock-kind failure.
-func childTimedOut(_ what: String) -> String { "\(FailureMarker.timedOut) \(what)" }
-
-/// ``judgeChild(_:_:ifItCrashed:sourceLocation:)``, except that a child's sentence made with
-/// ``childTimedOut(_:)`` is recorded as a timeout (a deadlock), not as a wrong result.
-func judge(
-    _ result: ExitTest.Result?, _ what: String, ifItCrashed: String,
-    sourceLocation: SourceLocation = #_sourceLocation
-) {
-    if let result, case .exitCode(ChildExit.wrong) = result.exitStatus {
-        let said = String(decoding: result.standardOutputContent, as: UTF8.self)
-        if said.hasPrefix(FailureMarker.timedOut) {
-            let rest = said.dropFirst(FailureMarker.timedOut.count).trimmingCharacters(in: .whitespaces)
-            recordTimeout("\(what): \(rest)", sourceLocation: sourceLocation)
-            return
-        }
-    }
-    judgeChild(result, what, ifItCrashed: ifItCrashed, sourceLocation: sourceLocation)
-}
-
 /// What a trap while releasing an object with a place still taken means, for the lifetime tests.
 func releasedWhileTaken(_ object: String, _ callback: String) -> String {
     "libdispatch stops the program when a DispatchSemaphore is released while its count is below the value it was created with — here, when the \(object) went away while a place was still taken. Make the \(callback) keep the semaphore alive itself (capture the semaphore, `[semaphore]`, rather than reaching it through `[weak self]` or `[unowned self]`), so that the place is given back even after the \(object) is gone."

@@ -12,7 +12,6 @@ struct Exercise4_1Tests {
 
     @Test("a token set is read back, on this thread and another; nil clears it")
     func readsBackWhatWasSet() async {
-        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
@@ -51,12 +50,11 @@ struct Exercise4_1Tests {
                 return nil
             }
         }
-        judge(result, "Setting and reading the token", ifItCrashed: Self.syncInsideSync)
+        judgeChild(result, "Setting and reading the token", ifItCrashed: Self.syncInsideSync)
     }
 
     @Test("two threads replace and clear the token while two others read it")
     func readersAndWritersAtOnce() async {
-        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
@@ -81,12 +79,11 @@ struct Exercise4_1Tests {
                 return nil
             }
         }
-        judge(result, "Two threads writing the token while two read it", ifItCrashed: Self.syncInsideSync)
+        judgeChild(result, "Two threads writing the token while two read it", ifItCrashed: Self.syncInsideSync)
     }
 
     @Test("a writer and a reader taking turns; some writes clear the token")
     func readerTakingTurnsWithWriter() async {
-        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
@@ -119,12 +116,11 @@ struct Exercise4_1Tests {
                 return "the reader did not see the write just before it: \(problems.all.prefix(3))"
             }
         }
-        judge(result, "A writer and a reader taking turns", ifItCrashed: Self.syncInsideSync)
+        judgeChild(result, "A writer and a reader taking turns", ifItCrashed: Self.syncInsideSync)
     }
 
     @Test("a read waits while another block runs on the store's queue")
     func readsGoThroughTheQueue() async {
-        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
@@ -152,6 +148,6 @@ struct Exercise4_1Tests {
                 return nil
             }
         }
-        judge(result, "Reading the token while the store's queue is busy", ifItCrashed: Self.syncInsideSync)
+        judgeChild(result, "Reading the token while the store's queue is busy", ifItCrashed: Self.syncInsideSync)
     }
 }

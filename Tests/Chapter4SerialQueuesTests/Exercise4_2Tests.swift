@@ -26,7 +26,6 @@ struct Exercise4_2Tests {
 
     @Test("update calls transform once with the current token and keeps what it returns; nil clears it")
     func transformsTheCurrentToken() async {
-        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
@@ -42,12 +41,11 @@ struct Exercise4_2Tests {
                 return "four updates called transform with \(seen.all); each update must call it exactly once, with the token the update before it left: [nil, \"a\", \"ab\", nil]"
             }
         }
-        judge(result, "Four updates in a row", ifItCrashed: Self.syncInsideSync)
+        judgeChild(result, "Four updates in a row", ifItCrashed: Self.syncInsideSync)
     }
 
     @Test("transform runs on the store's queue")
     func transformRunsOnTheQueue() async {
-        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
@@ -69,12 +67,11 @@ struct Exercise4_2Tests {
                 return "transform ran outside the store's `queue`. Read, transform and write in one block on `queue` — the queue 4.1's token uses: only then can no update, and no get or set of token, come between the read and the write. A lock of your own does not exclude token's get and set."
             }
         }
-        judge(result, "One update", ifItCrashed: Self.syncInsideSync)
+        judgeChild(result, "One update", ifItCrashed: Self.syncInsideSync)
     }
 
     @Test("two updates at the same moment: the second starts from the first one's result")
     func overlappingUpdates() async {
-        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
@@ -105,12 +102,11 @@ struct Exercise4_2Tests {
                 return nil
             }
         }
-        judge(result, "Two updates at the same moment", ifItCrashed: Self.syncInsideSync)
+        judgeChild(result, "Two updates at the same moment", ifItCrashed: Self.syncInsideSync)
     }
 
     @Test("two threads taking turns: each update starts from the one before")
     func updatesTakingTurns() async {
-        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
@@ -142,12 +138,11 @@ struct Exercise4_2Tests {
                 return nil
             }
         }
-        judge(result, "Two threads taking turns updating", ifItCrashed: Self.syncInsideSync)
+        judgeChild(result, "Two threads taking turns updating", ifItCrashed: Self.syncInsideSync)
     }
 
     @Test("four threads × 1 000 updates that each add one: none is lost")
     func noUpdateIsLost() async {
-        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
@@ -166,6 +161,6 @@ struct Exercise4_2Tests {
                 return nil
             }
         }
-        judge(result, "Four threads making 4 000 updates", ifItCrashed: Self.syncInsideSync)
+        judgeChild(result, "Four threads making 4 000 updates", ifItCrashed: Self.syncInsideSync)
     }
 }

@@ -20,7 +20,6 @@ struct Exercise4_3Tests {
 
     @Test("a value set is read back, on this thread and another; nil removes it")
     func readsBackWhatWasSet() async {
-        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
@@ -56,12 +55,11 @@ struct Exercise4_3Tests {
                 return nil
             }
         }
-        judge(result, "Writing and reading one setting", ifItCrashed: Self.syncInsideSync, ifItHung: Self.waitsForItself)
+        judgeChild(result, "Writing and reading one setting", ifItCrashed: Self.syncInsideSync, ifItHung: Self.waitsForItself)
     }
 
     @Test("a read does not wait for another read that is still running")
     func readsRunSideBySide() async {
-        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
@@ -90,12 +88,11 @@ struct Exercise4_3Tests {
                 return nil
             }
         }
-        judge(result, "Reading while another read runs", ifItCrashed: Self.syncInsideSync, ifItHung: Self.waitsForItself)
+        judgeChild(result, "Reading while another read runs", ifItCrashed: Self.syncInsideSync, ifItHung: Self.waitsForItself)
     }
 
     @Test("a writer and a reader on two threads, taking turns; some writes remove the key")
     func readerTakingTurnsWithWriter() async {
-        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
@@ -131,12 +128,11 @@ struct Exercise4_3Tests {
                 return "the reader did not see the write just before it: \(problems.all.prefix(3))"
             }
         }
-        judge(result, "A writer and a reader taking turns", ifItCrashed: Self.syncInsideSync, ifItHung: Self.waitsForItself)
+        judgeChild(result, "A writer and a reader taking turns", ifItCrashed: Self.syncInsideSync, ifItHung: Self.waitsForItself)
     }
 
     @Test("two threads write at once: every key keeps its last value")
     func twoWritersAtOnce() async {
-        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
@@ -158,6 +154,6 @@ struct Exercise4_3Tests {
                 return nil
             }
         }
-        judge(result, "Two threads writing at once", ifItCrashed: Self.syncInsideSync, ifItHung: Self.waitsForItself)
+        judgeChild(result, "Two threads writing at once", ifItCrashed: Self.syncInsideSync, ifItHung: Self.waitsForItself)
     }
 }

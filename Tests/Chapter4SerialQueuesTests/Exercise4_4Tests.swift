@@ -33,7 +33,6 @@ struct Exercise4_4Tests {
 
     @Test("flush returns what was recorded, oldest first, and empties the log; write is not called")
     func flushReturnsBufferedEvents() async {
-        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
@@ -52,12 +51,11 @@ struct Exercise4_4Tests {
                 return nil
             }
         }
-        judge(result, "Recording 3 events into a log of capacity 10 and flushing", ifItCrashed: Self.syncInsideSync)
+        judgeChild(result, "Recording 3 events into a log of capacity 10 and flushing", ifItCrashed: Self.syncInsideSync)
     }
 
     @Test("the record that fills the log writes the batch, oldest first, on its own thread, before it returns")
     func fullLogWritesItsBatch() async {
-        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
@@ -92,12 +90,11 @@ struct Exercise4_4Tests {
                 return nil
             }
         }
-        judge(result, "Recording 7 events into a log of capacity 3", ifItCrashed: Self.syncInsideSync)
+        judgeChild(result, "Recording 7 events into a log of capacity 3", ifItCrashed: Self.syncInsideSync)
     }
 
     @Test("four threads recording at once: every event is written or flushed exactly once, in full batches")
     func concurrentRecords() async {
-        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
@@ -115,12 +112,11 @@ struct Exercise4_4Tests {
                 return "2 000 events were recorded, but write and a final flush() gave back \(all.count) (\(Set(all).count) different ones); each event must come back exactly once"
             }
         }
-        judge(result, "Four threads recording 2 000 events into a log of capacity 8", ifItCrashed: Self.syncInsideSync)
+        judgeChild(result, "Four threads recording 2 000 events into a log of capacity 8", ifItCrashed: Self.syncInsideSync)
     }
 
     @Test("flush from another thread while three threads record: every event comes back exactly once")
     func flushWhileRecording() async {
-        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
@@ -143,12 +139,11 @@ struct Exercise4_4Tests {
                 return "1 200 events were recorded while another thread flushed, but write and the flushes gave back \(all.count) (\(Set(all).count) different ones); each event must come back exactly once — flush empties the buffer on the queue too"
             }
         }
-        judge(result, "Flushing while three threads record", ifItCrashed: Self.syncInsideSync)
+        judgeChild(result, "Flushing while three threads record", ifItCrashed: Self.syncInsideSync)
     }
 
     @Test("two threads taking turns recording and flushing: every event comes back exactly once")
     func threadsTakingTurns() async {
-        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
@@ -184,12 +179,11 @@ struct Exercise4_4Tests {
                 return "\(expected.count) events were recorded, but write and the flushes gave back \(all.count) (\(Set(all).count) different ones); each event must come back exactly once"
             }
         }
-        judge(result, "Two threads taking turns recording and flushing", ifItCrashed: Self.syncInsideSync)
+        judgeChild(result, "Two threads taking turns recording and flushing", ifItCrashed: Self.syncInsideSync)
     }
 
     @Test("write may use the log: it runs after record has let go of the queue")
     func writeMayUseTheLog() async {
-        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
@@ -208,14 +202,13 @@ struct Exercise4_4Tests {
                 return "write got \(written.all) and flush() then returned \(rest); expected [[a, b]], then [wrote 2]"
             }
         }
-        judge(
+        judgeChild(
             result, "A write(_:) that records into its own log", ifItCrashed: Self.syncInsideSync
                 + " Here `write` itself calls `record`: call `write` only after `queue.sync` has returned.")
     }
 
     @Test("write may wait for another thread that uses the log")
     func writeMayWaitForAnotherThread() async {
-        _ = quickChildExits
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
@@ -242,7 +235,7 @@ struct Exercise4_4Tests {
                 return "write got \(written.all) and flush() then returned \(rest); expected [[a, b]], then [from another thread]"
             }
         }
-        judge(result, "A write(_:) that waits for another thread's record", ifItCrashed: Self.syncInsideSync,
+        judgeChild(result, "A write(_:) that waits for another thread's record", ifItCrashed: Self.syncInsideSync,
               ifItHung: Self.writeWhileHeld)
     }
 }

@@ -31,7 +31,7 @@ struct Exercise5_1Tests {
                 return nil
             }
         }
-        judge(result, "incrementing and reading a HitCounter on one thread", ifItCrashed: Self.trapAdvice)
+        judgeChild(result, "incrementing and reading a HitCounter on one thread", ifItCrashed: Self.trapAdvice)
     }
 
     @Test("four threads incrementing together lose no hit")
@@ -50,7 +50,7 @@ struct Exercise5_1Tests {
                 return "4 threads × 1 000 increment() calls gave value \(total); it must be 4 000. A hit is lost when two threads both read the old count before either writes: the read, the add and the write must happen in one protected step."
             }
         }
-        judge(result, "4 threads called increment() 1 000 times each", ifItCrashed: Self.trapAdvice)
+        judgeChild(result, "4 threads called increment() 1 000 times each", ifItCrashed: Self.trapAdvice)
     }
 
     @Test("reading value while others increment is safe, and value never goes backwards")
@@ -79,6 +79,6 @@ struct Exercise5_1Tests {
                 return nil
             }
         }
-        judge(result, "2 threads read value while 2 others called increment()", ifItCrashed: Self.trapAdvice)
+        judgeChild(result, "2 threads read value while 2 others called increment()", ifItCrashed: Self.trapAdvice)
     }
 }

@@ -68,7 +68,7 @@ struct Exercise5_2Tests {
                 return nil
             }
         }
-        judge(result, "performAll ran work that calls back before it returns", ifItCrashed: Self.trapAdvice)
+        judgeChild(result, "performAll ran work that calls back before it returns", ifItCrashed: Self.trapAdvice)
     }
 
     @Test("work that calls back later, from other threads")
@@ -89,7 +89,7 @@ struct Exercise5_2Tests {
                 return probe.problemWithCompletions(of: call, callbacks: 20)
             }
         }
-        judge(result, "performAll ran work that calls back from other threads", ifItCrashed: Self.trapAdvice)
+        judgeChild(result, "performAll ran work that calls back from other threads", ifItCrashed: Self.trapAdvice)
     }
 
     @Test("times: 0 completes once, on the queue, after performAll returns")

@@ -103,7 +103,7 @@ struct Exercise5_3Tests {
                 return nil
             }
         }
-        judge(result, "runAll ran functions that call back before they return or from other threads", ifItCrashed: Self.trapAdvice)
+        judgeChild(result, "runAll ran functions that call back before they return or from other threads", ifItCrashed: Self.trapAdvice)
     }
 
     @Test("the last two callbacks arrive at the same moment: completion still runs exactly once")

@@ -254,30 +254,3 @@ final class SpinBarrier: Sendable {
         }
     }
 }
-
-// MARK: - Exit tests
-
-/// What an exit test's child tells its parent: ``judgeChild(_:_:ifItCrashed:sourceLocation:)``,
-/// and also a data race the Thread Sanitizer reported in the child.
-///
-/// A child that ends through `runInChild` exits with its own code, which TSan does not replace, so
-/// under plain `swift test` its report would otherwise go unnoticed. (`workbook check` reads the
-/// child's report from TSan's log files itself.)
-func judge(
-    _ result: ExitTest.Result?, _ what: String, ifItCrashed: String,
-    sourceLocation: SourceLocation = #_sourceLocation
-) {
-    if let result, ProcessInfo.processInfo.environment["WORKBOOK_GRADER"] == nil,
-       result.exitStatus != .exitCode(66)
-    {
-        let errors = String(decoding: result.standardErrorContent, as: UTF8.self)
-        if errors.contains("WARNING: ThreadSanitizer:") {
-            let summary = errors.split(separator: "\n").first { $0.hasPrefix("SUMMARY: ThreadSanitizer") }
-                .map { " (\($0))" } ?? ""
-            Issue.record(
-                Comment(rawValue: "\(FailureMarker.race) the Thread Sanitizer reported a data race while \(what)\(summary). `swift run workbook check` shows the whole report: its frames in your exercise file name the two lines that touch the same memory."),
-                sourceLocation: sourceLocation)
-        }
-    }
-    judgeChild(result, what, ifItCrashed: ifItCrashed, sourceLocation: sourceLocation)
-}

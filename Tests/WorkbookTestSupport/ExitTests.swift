@@ -8,10 +8,6 @@ import Testing
 //
 // so that a trap in learner code fails one test instead of ending the whole test run.
 
-/// The exit status of a process in which the Thread Sanitizer reported something (its `exitcode`
-/// option, 66 by default).
-let tsanFoundARace: Int32 = 66
-
 /// Exit codes with which a child process tells its parent how it ended.
 ///
 /// None of them is 0: the exit tests expect `.failure`, which matches every ending except exit
@@ -48,6 +44,11 @@ public func runInChild(seconds: Double = 2, _ work: @escaping @Sendable () -> St
     leaveChild(ChildExit.passed, "")
 }
 
+/// The sentence a child's work returns when one of its own bounded waits ran out:
+/// ``judgeChild(_:_:ifItCrashed:ifItHung:sourceLocation:)`` records it as a timeout (a hang), not
+/// as a wrong result.
+public func childTimedOut(_ sentence: String) -> String { "\(FailureMarker.timedOut) \(sentence)" }
+
 /// Ends the child at once with `code`, after writing `message` to standard output for the parent.
 private func leaveChild(_ code: Int32, _ message: String) -> Never {
     FileHandle.standardOutput.write(Data(message.utf8))
@@ -57,15 +58,34 @@ private func leaveChild(_ code: Int32, _ message: String) -> Never {
 
 /// Turns the way an exit test's child ended into the failure a learner should read.
 ///
+/// A race comes first: the child's exit status does not show it. ``runInChild(seconds:_:)`` ends
+/// the child with `_exit`, and its status stays the child's own (measured on Linux x86-64, Swift
+/// 6.3.1: 40 after a report, not TSan's 66), so the report is read from the child's standard error.
+/// Under `workbook check` the reports go to files instead, which the grader reads with the learner's
+/// file and line.
+///
 /// - Parameters:
 ///   - what: what the child did, as a phrase ("recording 7 events into a log of capacity 3").
 ///   - ifItCrashed: the likely cause of a trap, and where to look.
+///   - ifItHung: what a child that did not finish most likely did, when the test knows better than
+///     the general sentence.
 public func judgeChild(
-    _ result: ExitTest.Result?, _ what: String, ifItCrashed: String,
+    _ result: ExitTest.Result?, _ what: String, ifItCrashed: String, ifItHung: String? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
     // `nil`: the exit test could not run at all, and `#expect` has already said why.
     guard let result else { return }
+    if ProcessInfo.processInfo.environment[graderVariable] == nil,
+       let report = raceReport(in: result.standardErrorContent) {
+        Issue.record(Comment(rawValue: """
+            \(FailureMarker.race) the Thread Sanitizer reported a data race while \(what): two threads \
+            touched the same memory with nothing ordering the two accesses. The first frame of each \
+            access ("#0") names a line of your exercise file; `swift run workbook check` says it in \
+            plain words.
+            \(report)
+            """), sourceLocation: sourceLocation)
+        return
+    }
     let said = String(decoding: result.standardOutputContent, as: UTF8.self)
     let trapLine = String(decoding: result.standardErrorContent, as: UTF8.self)
         .split(separator: "\n").last { $0.contains("dispatch") || $0.contains("Fatal error") }
@@ -73,22 +93,16 @@ public func judgeChild(
     switch result.exitStatus {
     case .exitCode(ChildExit.passed):
         return
+    case .exitCode(ChildExit.wrong) where said.hasPrefix(FailureMarker.timedOut):
+        // A sentence made with `childTimedOut(_:)`: a bounded wait inside the child ran out.
+        recordTimeout("\(what): \(said.dropFirst(FailureMarker.timedOut.count).drop { $0 == " " })", sourceLocation: sourceLocation)
     case .exitCode(ChildExit.wrong):
         Issue.record(Comment(rawValue: "\(what): \(said)"), sourceLocation: sourceLocation)
     case .exitCode(ChildExit.hung):
         recordTimeout(
-            "\(what) did not finish within its bound — something waits for itself: a `sync` onto a "
-                + "queue that is busy running the caller, or a wait nobody signals.",
+            "\(what) did not finish within its bound — "
+                + (ifItHung ?? "something waits for itself: a `sync` onto a queue that is busy running the caller, or a wait nobody signals."),
             sourceLocation: sourceLocation)
-    case .exitCode(tsanFoundARace):
-        // The child ran under the Thread Sanitizer, which exits with 66 when it reported anything.
-        let summary = String(decoding: result.standardErrorContent, as: UTF8.self)
-            .split(separator: "\n").first { $0.hasPrefix("SUMMARY: ThreadSanitizer") }
-            .map { " (\($0))" } ?? ""
-        if ProcessInfo.processInfo.environment[graderVariable] == nil {
-            Issue.record(Comment(rawValue: "\(FailureMarker.race) the Thread Sanitizer reported a data race while \(what)\(summary)."),
-                         sourceLocation: sourceLocation)
-        }
     case .signal(let signal):
         let trap = signal == SIGILL || signal == SIGTRAP ? ", a trap" : ""
         recordCrash("\(what) crashed (signal \(signal)\(trap)).\(trapLine) \(ifItCrashed)", sourceLocation: sourceLocation)
@@ -98,3 +112,40 @@ public func judgeChild(
         recordCrash("\(what) ended the process (\(result.exitStatus)).\(trapLine) \(ifItCrashed)", sourceLocation: sourceLocation)
     }
 }
+
+/// The gist of the first Thread Sanitizer report in a child's standard error: its title, each
+/// access with its first frame, and the summary; `nil` when there is none.
+func raceReport(in standardError: [UInt8]) -> String? {
+    let lines = String(decoding: standardError, as: UTF8.self).split(separator: "\n").map(String.init)
+    guard let start = lines.firstIndex(where: { $0.contains("WARNING: ThreadSanitizer:") }) else { return nil }
+    var kept = [lines[start]]
+    var index = start + 1
+    while index < lines.count, !lines[index].hasPrefix("SUMMARY:") {
+        let access = lines[index].trimmingCharacters(in: .whitespaces)
+        // "Write of size 8 at 0x… by thread T3:", then its first frame "#0 …".
+        if access.hasSuffix(":"), access.contains(" of size "), !access.hasPrefix("Location") {
+            kept.append(lines[index])
+            if index + 1 < lines.count, lines[index + 1].trimmingCharacters(in: .whitespaces).hasPrefix("#0 ") {
+                kept.append(lines[index + 1]
+                    .replacingOccurrences(of: #" \([^()]*PackageTests[^)]*\)"#, with: "", options: .regularExpression)
+                    .replacingOccurrences(of: #" \(BuildId: [0-9a-f]+\)"#, with: "", options: .regularExpression))
+            }
+        }
+        index += 1
+    }
+    if index < lines.count { kept.append(lines[index]) }
+    return kept.joined(separator: "\n")
+}
+
+/// Makes exit-test children end at once; ``GradedUnderTSan`` evaluates it before the first test.
+///
+/// At exit, the Thread Sanitizer sleeps `atexit_sleep_ms` (1000 unless set) in a process with more
+/// than one thread (compiler-rt: tsan_flags.inc, tsan_rtl.cpp) — so under `swift test --sanitize=thread` every exit
+/// test cost a second more. Children inherit this process's environment, so setting the option here
+/// speeds up every child started afterwards. (`workbook check` sets it itself.)
+let quickChildExits: Void = {
+    let options = ProcessInfo.processInfo.environment["TSAN_OPTIONS"] ?? ""
+    if !options.contains("atexit_sleep_ms") {
+        setenv("TSAN_OPTIONS", options.isEmpty ? "atexit_sleep_ms=0" : options + " atexit_sleep_ms=0", 1)
+    }
+}()

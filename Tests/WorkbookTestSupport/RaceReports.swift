@@ -23,7 +23,7 @@ public func workbookOnTSanReport(_ report: UnsafeRawPointer?) {
 ///
 /// One at a time, because a report names no test: only when tests do not overlap does a report made
 /// during a test belong to it. (Exit tests run in child processes, whose reports ``judgeChild(_:_:ifItCrashed:sourceLocation:)``
-/// reads from their exit status.) `workbook check` reads TSan's reports itself, with the learner's
+/// reads from their standard error.) `workbook check` reads TSan's reports itself, with the learner's
 /// file and line, and sets `WORKBOOK_GRADER` so that the same race is not counted twice.
 public struct GradedUnderTSan: SuiteTrait, TestTrait, TestScoping {
     public var isRecursive: Bool { true }
@@ -36,6 +36,7 @@ public struct GradedUnderTSan: SuiteTrait, TestTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         await OneTestAtATime.shared.acquire()
+        quickChildExits
         let before = reportsPrinted.load(ordering: .relaxed)
         do {
             try await function()
