@@ -35,7 +35,9 @@ extension CheckReport {
             }
             let findings = result.findings.sorted { $0.kind < $1.kind }
             for (index, finding) in findings.enumerated() where index < 3 || verbose {
-                var again = finding.repeats > 0 ? " TSan reported \(finding.repeats + 1) races in this file" : ""
+                var again = finding.repeats == 0 ? ""
+                    : finding.kind == .race ? " TSan reported \(finding.repeats + 1) races in this file"
+                    : " \(finding.repeats) more test\(finding.repeats == 1 ? "" : "s") crashed too"
                 if !finding.otherLines.isEmpty {
                     again += ", also at line\(finding.otherLines.count == 1 ? "" : "s") \(finding.otherLines.map(String.init).joined(separator: ", "))"
                 }

@@ -26,17 +26,17 @@ public struct TestRunner: Sendable {
         guard !exercises.isEmpty else { return [] }
         let artifacts = try runOnce(exercises)
         let outcome = grader.grade(exercises, artifacts)
-        var verdicts = exercises.count == 1 ? locatingCrashes(outcome.verdicts, artifacts, exercises[0]) : outcome.verdicts
+        var verdicts = locatingCrashes(outcome.verdicts, artifacts, alone: exercises.count == 1)
         for item in outcome.isolate {
             let run = try runOnce([item])
-            verdicts += locatingCrashes(grader.grade([item], run).verdicts, run, item)
+            verdicts += locatingCrashes(grader.grade([item], run).verdicts, run, alone: true)
         }
         return exercises.compactMap { item in verdicts.first { $0.exercise.id == item.exercise.id } }
     }
 
     /// One process over `exercises`.
     public func runOnce(_ exercises: [(chapter: Chapter, exercise: Exercise)]) throws -> RunArtifacts {
-        try runBinary(filters: exercises.map { "\($0.chapter.testModule)\\.\($0.exercise.suite)(/|$)" },
+        try runBinary(filters: exercises.map { Self.filter(forSuiteOf: $0.chapter, $0.exercise) },
                       timeLimit: baseTimeLimit + timeLimitPerExercise * Double(exercises.count),
                       label: exercises.map(\.exercise.id).joined(separator: "+"))
     }
@@ -84,24 +84,53 @@ public struct TestRunner: Sendable {
         return ["TSAN_OPTIONS": options, "SWIFT_BACKTRACE": "enable=no", "WORKBOOK_GRADER": "1"]
     }
 
-    /// When a process that ran only `item` was killed by a signal, finds where (see ``crashStack(_:)``).
-    private func locatingCrashes(_ verdicts: [ExerciseVerdict], _ run: RunArtifacts,
-                                 _ item: (chapter: Chapter, exercise: Exercise)) -> [ExerciseVerdict] {
-        guard case .signaled = run.termination, verdicts.contains(where: { $0.kind == .crash }),
-              let stack = crashStack(item) else { return verdicts }
-        return verdicts.map { $0.locatingCrash(stack) }
+    /// Points each crashed exercise at the learner's line that trapped (see ``crashStack(filter:inChild:learnerFile:)``).
+    ///
+    /// A crash in an exit test's child process (the suites run code that may trap there) is found by
+    /// running that one test again; a crash of the test process itself, only when that process ran
+    /// the exercise alone (otherwise the exercise is isolated and run alone next).
+    private func locatingCrashes(_ verdicts: [ExerciseVerdict], _ run: RunArtifacts, alone: Bool) -> [ExerciseVerdict] {
+        verdicts.map { verdict in
+            guard verdict.kind == .crash else { return verdict }
+            let suite = "\(verdict.chapter.testModule).\(verdict.exercise.suite)"
+            let learnerFile = "/\(grader.sourceFolder)/\(verdict.chapter.name)/\(verdict.exercise.file)"
+            if case .signaled = run.termination {
+                guard alone else { return verdict }
+                let stack = crashStack(filter: Self.filter(forSuiteOf: verdict.chapter, verdict.exercise), inChild: false, learnerFile: learnerFile)
+                return stack.map { verdict.locatingCrash($0) } ?? verdict
+            }
+            guard let issue = run.events.issues.first(where: { $0.kind == .crash && $0.testID.hasPrefix(suite + "/") }),
+                  let stack = crashStack(filter: Self.filter(forTest: issue.testID), inChild: true, learnerFile: learnerFile)
+            else { return verdict }
+            return verdict.locatingCrash(stack, test: run.events.names[issue.testID])
+        }
     }
 
-    /// Runs a crashed exercise once more under gdb, when gdb is installed, to find where it crashed.
-    func crashStack(_ item: (chapter: Chapter, exercise: Exercise)) -> CrashStack? {
+    /// Runs the tests `filter` selects once more under gdb, when gdb is installed, to find where the
+    /// crash happened: in the test process, or (`inChild`) in the first child process it starts —
+    /// an exit test's, with follow-fork-mode.
+    func crashStack(filter: String, inChild: Bool, learnerFile: String) -> CrashStack? {
         guard let gdb = findInPath("gdb") else { return nil }
-        let arguments = ["-q", "-batch", "-ex", "run", "-ex", "bt", "--args", testBinary.path,
-                         "--testing-library", "swift-testing",
-                         "--filter", "\(item.chapter.testModule)\\.\(item.exercise.suite)(/|$)"]
+        let follow = inChild ? ["-ex", "set follow-fork-mode child", "-ex", "set detach-on-fork on"] : []
+        let arguments = ["-q", "-batch"] + follow + ["-ex", "run", "-ex", "bt", "--args", testBinary.path,
+                         "--testing-library", "swift-testing", "--filter", filter]
         guard let result = try? ChildProcess.run(gdb, arguments, environment: Self.sanitizerEnvironment(logFolder: nil),
                                                  timeLimit: 60) else { return nil }
-        return CrashStack(gdbOutput: result.output,
-                          learnerFileSuffix: "/\(grader.sourceFolder)/\(item.chapter.name)/\(item.exercise.file)")
+        return CrashStack(gdbOutput: result.output, learnerFileSuffix: learnerFile)
+    }
+
+    /// The `--filter` that selects the tests of `exercise`'s suite.
+    static func filter(forSuiteOf chapter: Chapter, _ exercise: Exercise) -> String {
+        NSRegularExpression.escapedPattern(for: "\(chapter.testModule).\(exercise.suite)") + "(/|$)"
+    }
+
+    /// The `--filter` that selects exactly the test `testID` names
+    /// (`Module.Suite/name()/File.swift:7:6`, whose last part is where it is declared).
+    static func filter(forTest testID: String) -> String {
+        var parts = testID.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count > 2, parts.last?.contains(".swift:") == true { parts.removeLast() }
+        // Like the suites' filters: no `^` (it matches nothing), and `(/|$)` so `run()` is not `run()2`.
+        return NSRegularExpression.escapedPattern(for: parts.joined(separator: "/")) + "(/|$)"
     }
 
     /// For maintainers recording fixtures: copies a run's raw files (event stream, TSan logs, output,

@@ -10,7 +10,8 @@ public struct Finding: Sendable, Equatable, Codable {
     public var test: String?
     /// The raw evidence (a TSan report, compiler output, the end of a crash's output), for `--verbose`.
     public var detail: String?
-    /// How many more reports said the same (races reported from several pairs of threads).
+    /// How many more reports said the same (races reported from several pairs of threads, or other
+    /// tests that crashed when one crash was located).
     public var repeats = 0
     /// Other lines of the same file that further reports named.
     public var otherLines: [Int] = []
@@ -75,9 +76,11 @@ public struct ExerciseVerdict: Sendable, Equatable {
     public var kind: FailureKind? { passed ? nil : (findings.map(\.kind).min() ?? .wrong) }
 
     /// The same verdict with its crash finding pointed at the learner's line and the trapping call.
-    func locatingCrash(_ stack: CrashStack) -> ExerciseVerdict {
+    /// `test`: the display name of the test that crashed this way, when known.
+    func locatingCrash(_ stack: CrashStack, test: String? = nil) -> ExerciseVerdict {
         var copy = self
-        guard let index = copy.findings.firstIndex(where: { $0.kind == .crash }) else { return self }
+        guard let index = copy.findings.firstIndex(where: { $0.kind == .crash && (test == nil || $0.test == test) })
+                ?? copy.findings.firstIndex(where: { $0.kind == .crash }) else { return self }
         if let file = stack.file {
             copy.findings[index].file = relativePath(file)
             copy.findings[index].line = stack.line
@@ -85,6 +88,11 @@ public struct ExerciseVerdict: Sendable, Equatable {
         if let reason = stack.reason {
             let where_ = stack.line.map { " at line \($0) of \(exercise.file)" } ?? ""
             copy.findings[index].message = "The test process crashed\(where_): \(reason)."
+            // The other crashes of this exercise only guessed at a cause; this one is known.
+            let located = copy.findings[index]
+            let others = copy.findings.filter { $0.kind == .crash && $0 != located }.count
+            copy.findings.removeAll { $0.kind == .crash && $0 != located }
+            if let kept = copy.findings.firstIndex(of: located) { copy.findings[kept].repeats += others }
         }
         return copy
     }

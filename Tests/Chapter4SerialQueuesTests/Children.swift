@@ -7,7 +7,7 @@ import WorkbookTestSupport
 // (`runInChild`): a wrong answer here easily `sync`s onto the queue it is already running on, and
 // libdispatch then traps — on Linux with no message — which would end the whole test run. In a
 // child, the trap fails one test ("Crashed:"), a hang fails it as "Timed out:", a race reported in the
-// child fails it as "Data race:" under `swift test --sanitize=thread` (`workbook check` reads the
+// child fails it as "Data race:" under plain `swift test` (`workbook check` reads the
 // report itself), and every other test still runs. (Chapter-specific helpers; WorkbookTestSupport has the rest.)
 
 /// The `DispatchQueue` stored in `object`'s property called `queue`, if it has one.

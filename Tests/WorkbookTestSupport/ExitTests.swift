@@ -140,7 +140,7 @@ func raceReport(in standardError: [UInt8]) -> String? {
 /// Makes exit-test children end at once; ``GradedUnderTSan`` evaluates it before the first test.
 ///
 /// At exit, the Thread Sanitizer sleeps `atexit_sleep_ms` (1000 unless set) in a process with more
-/// than one thread (compiler-rt: tsan_flags.inc, tsan_rtl.cpp) — so under `swift test --sanitize=thread` every exit
+/// than one thread (compiler-rt: tsan_flags.inc, tsan_rtl.cpp) — so under plain `swift test` (the chapters are built with TSan) every exit
 /// test cost a second more. Children inherit this process's environment, so setting the option here
 /// speeds up every child started afterwards. (`workbook check` sets it itself.)
 let quickChildExits: Void = {
