@@ -372,6 +372,13 @@ struct Exercise1_3Tests {
                 if let first = runs.indices.first(where: { runs[$0] != 1 }) {
                     return "a latch of \(1 + first % 4) counted down once by each of four threads at the same moment ran its notify block \(runs[first]) times (\(runs.indices.filter { runs[$0] != 1 }.count) of 500 latches were wrong); it must run exactly once. Decide \"this countDown reached zero\" in the same critical section that lowers the count."
                 }
+                // Extra countDowns that arrived with the one reaching zero must leave the count at zero.
+                guard let counts = within(2, { latches.value.map(\.count) }) else {
+                    return childTimedOut("reading count of 500 latches did not finish within 2 s")
+                }
+                if let first = counts.firstIndex(where: { $0 != 0 }) {
+                    return "a latch of \(1 + first % 4), counted down once by each of four threads at the same moment, has count \(counts[first]) afterwards (\(counts.filter { $0 != 0 }.count) of 500 latches do); a latch at zero stays at zero. Check \"above zero\" and lower the count in the same critical section."
+                }
                 // Stops at the first latch that does not let a wait through.
                 guard let stillClosed = within(3, { latches.value.firstIndex { $0.wait(timeout: .now() + 0.5) == .timedOut } }) else {
                     return childTimedOut("waiting on 500 open latches, one after another, did not finish within 3 s")

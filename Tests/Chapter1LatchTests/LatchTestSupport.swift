@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WorkbookTestSupport
 
@@ -70,29 +71,25 @@ func roundsProblem(
     threads: Int = 4, rounds: Int, _ what: String, seconds: Double = 5,
     _ body: @escaping @Sendable (_ thread: Int, _ round: Int) -> Void
 ) -> String? {
-    let arrived = DispatchSemaphore(value: 0)
-    let go = (0..<threads).map { _ in DispatchSemaphore(value: 0) }
+    // A spinning barrier, not semaphores: the calls of a round must meet (see SpinBarrier).
+    let barrier = SpinBarrier(parties: threads)
+    let finished = DispatchSemaphore(value: 0)
+    let roundsDone = Atomic<Int>(0)
     for index in 0..<threads {
-        let thread = Thread {
-            for round in 0..<rounds {
-                arrived.signal()
-                // A thread whose round never starts (the test gave up) just stays parked.
-                guard go[index].wait(timeout: .now() + seconds + 1) == .success else { return }
+        startThread {
+            for round in 0..<rounds where !barrier.stopped {
+                barrier.arriveAndWait(round: round)
                 body(index, round)
+                if index == 0 { roundsDone.store(round + 1, ordering: .relaxed) }
             }
-            arrived.signal()
+            finished.signal()
         }
-        thread.stackSize = 1 << 20
-        thread.start()
     }
     let deadline = DispatchTime.now() + seconds
-    for round in 0...rounds {
-        for _ in 0..<threads where arrived.wait(timeout: deadline) == .timedOut {
-            let finished = max(round - 1, 0)
-            return "\(what) — \(finished) of \(rounds) rounds finished within \(Int(seconds)) s; then a call "
-                + "did not return. Something blocks its caller: a wait nobody signals, or `sync` onto a queue already running."
-        }
-        if round < rounds { for semaphore in go { semaphore.signal() } }
+    for _ in 0..<threads where finished.wait(timeout: deadline) == .timedOut {
+        barrier.stop()
+        return "\(what) — \(roundsDone.load(ordering: .relaxed)) of \(rounds) rounds finished within \(Int(seconds)) s; then a call "
+            + "did not return. Something blocks its caller: a wait nobody signals, or `sync` onto a queue already running."
     }
     return nil
 }

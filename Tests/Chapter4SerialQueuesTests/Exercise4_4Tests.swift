@@ -115,6 +115,48 @@ struct Exercise4_4Tests {
         judgeChild(result, "Four threads recording 2 000 events into a log of capacity 8", ifItCrashed: Self.syncInsideSync)
     }
 
+    @Test("records that waited together behind a busy queue: every batch is exactly full")
+    func recordsQueuedBehindABusyQueue() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                // Capacity 1: every record fills the log. Three records wait on the log's queue while
+                // the test holds it; released, their blocks run one after another, in the order they
+                // arrived. A record that learns "full" in one block and takes the batch out in a later
+                // one has let the next record add its event in between: a batch of 2, then an empty one.
+                for round in 0..<10 {
+                    let written = Tally<[String]>()
+                    let log = Unchecked(EventLog(capacity: 1) { written.append($0) })
+                    // A log built on a lock has no queue to hold; the concurrent tests cover it.
+                    guard let queue = queueProperty(of: log.value) else { return nil }
+                    let release = Signal(), finished = Tally<Int>(), allReturned = Signal()
+                    guard occupy(queue, until: release) else { return "a block the test put on the log's queue did not start within 2 s" }
+                    for thread in 0..<3 {
+                        startThread {
+                            log.value.record("\(thread)-\(round)")
+                            finished.append(thread)
+                            if finished.count == 3 { allReturned.fire() }
+                        }
+                    }
+                    // Not a synchronization of the code under test: time for the three threads to reach
+                    // the busy queue, so that their blocks wait there together.
+                    Thread.sleep(forTimeInterval: 0.05)
+                    release.fire()
+                    guard allReturned.happens(within: 2) else {
+                        return childTimedOut("three record calls did not return within 2 s of the log's queue being free")
+                    }
+                    if let problem = Exercise4_4Tests.batchProblem(written.all, capacity: 1) {
+                        return "three records waited together behind the log's busy queue; then " + problem
+                    }
+                }
+                return nil
+            }
+        }
+        judgeChild(result, "Recording into a log of capacity 1 from three threads queued behind a busy queue", ifItCrashed: Self.syncInsideSync)
+    }
+
     @Test("flush from another thread while three threads record: every event comes back exactly once")
     func flushWhileRecording() async {
         let result = await #expect(

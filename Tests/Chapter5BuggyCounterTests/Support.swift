@@ -199,7 +199,7 @@ func releaseInPairs(
     sourceLocation: SourceLocation = #_sourceLocation
 ) -> Bool {
     let callbacks = Unchecked(pairs)
-    let barrier = SpinBarrier()
+    let barrier = SpinBarrier(parties: 2)
     let finished = DispatchSemaphore(value: 0)
     for thread in 0..<2 {
         startThread {
@@ -222,35 +222,4 @@ func releaseInPairs(
         return false
     }
     return true
-}
-
-/// A barrier for two threads that busy-waits, so that both leave it at nearly the same instant.
-///
-/// It gives up waiting (for good) after a second, or once ``stop()`` is called, so that a thread
-/// stuck in a callback cannot make the other spin for ever.
-final class SpinBarrier: Sendable {
-    private let arrivals = Atomic<Int>(0)
-    private let gaveUp = Atomic<Bool>(false)
-    private let halted = Atomic<Bool>(false)
-
-    /// Asks the threads to skip the rounds that are left.
-    func stop() {
-        halted.store(true, ordering: .relaxed)
-        gaveUp.store(true, ordering: .relaxed)
-    }
-
-    var stopped: Bool { halted.load(ordering: .relaxed) }
-
-    func arriveAndWait(round: Int) {
-        arrivals.add(1, ordering: .sequentiallyConsistent)
-        let target = 2 * (round + 1)
-        let deadline = DispatchTime.now() + 1
-        var spins = 0
-        while arrivals.load(ordering: .sequentiallyConsistent) < target, !gaveUp.load(ordering: .relaxed) {
-            spins += 1
-            if spins % 4_096 == 0 && DispatchTime.now() > deadline {
-                gaveUp.store(true, ordering: .relaxed)
-            }
-        }
-    }
 }

@@ -1,4 +1,4 @@
-// near-miss crash: `countDown()` reads the count in one `queue.sync` and lowers it in another, so two threads can both read 1 and both call `leave()`, and libdispatch stops the program for the unbalanced leave.
+// near-miss wrong: `countDown()` checks "above zero" in one `queue.sync` and lowers the count in another, so two threads that both saw 1 both lower it: the count goes below zero, although a latch at zero must stay there.
 import Dispatch
 
 /// A one-shot gate that opens when `count` calls to `countDown()` have been made.
@@ -16,8 +16,11 @@ public final class CountDownLatch {
     public func countDown() {
         let before = queue.sync { remaining }
         guard before > 0 else { return }
-        queue.sync { remaining -= 1 }
-        if before == 1 { gate.leave() }
+        let now = queue.sync { () -> Int in
+            remaining -= 1
+            return remaining
+        }
+        if now == 0 { gate.leave() }
     }
 
     /// How many `countDown()` calls are still needed.

@@ -1,0 +1,51 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A barrier for a few threads that busy-waits, so that they leave it within a fraction of a
+/// microsecond of each other — round after round.
+///
+/// A check made apart from the change it guards (check-then-act) goes wrong only when two calls
+/// really meet in the gap between the two. A semaphore between rounds is far too slow for that: the
+/// threads it releases wake tens of microseconds apart, long after a short critical section is
+/// over, and some runs then show no collision at all. Spinning threads leave together. Each spin
+/// yields the processor, so that more threads than cores still all arrive.
+///
+/// It gives up waiting (for good) after a second, or once ``stop()`` is called, so that a thread stuck
+/// in learner code cannot make the others spin for ever; the caller's own bound then reports it.
+public final class SpinBarrier: Sendable {
+    private let parties: Int
+    private let arrivals = Atomic<Int>(0)
+    private let gaveUp = Atomic<Bool>(false)
+    private let halted = Atomic<Bool>(false)
+
+    /// A barrier for `parties` threads.
+    public init(parties: Int) {
+        self.parties = parties
+    }
+
+    /// Waits until all the parties have arrived for `round` (counted from 0; every thread must
+    /// arrive for every round, in order).
+    public func arriveAndWait(round: Int) {
+        arrivals.add(1, ordering: .sequentiallyConsistent)
+        let target = parties * (round + 1)
+        let deadline = DispatchTime.now() + 1
+        var spins = 0
+        while arrivals.load(ordering: .sequentiallyConsistent) < target, !gaveUp.load(ordering: .relaxed) {
+            spins += 1
+            if spins % 1_024 == 0 && DispatchTime.now() > deadline {
+                gaveUp.store(true, ordering: .relaxed)
+            }
+            sched_yield()
+        }
+    }
+
+    /// Asks the threads to skip the rounds that are left (see ``stopped``), and to stop waiting.
+    public func stop() {
+        halted.store(true, ordering: .relaxed)
+        gaveUp.store(true, ordering: .relaxed)
+    }
+
+    /// Whether ``stop()`` was called.
+    public var stopped: Bool { halted.load(ordering: .relaxed) }
+}
