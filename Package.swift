@@ -62,7 +62,7 @@ for chapter in selectedChapters {
     targets.append(.target(
         name: chapter,
         path: "\(sourceRoot)/\(chapter)",
-        exclude: ["README.md", "chapter.json"].filter { file in
+        exclude: ["README.md", "chapter.json", "hints.md"].filter { file in
             FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(sourceRoot)/\(chapter)/\(file)")
         },
         // Swift 5 mode: the starters must be allowed to contain the races the lessons teach.

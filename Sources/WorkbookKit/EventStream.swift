@@ -92,13 +92,13 @@ extension EventStream.Issue {
     public var kind: FailureKind {
         let all = messages.joined(separator: "\n")
         if all.contains(FailureMarkers.crashed) { return .crash }
-        if all.contains(FailureMarkers.timedOut) { return .deadlock }
+        if all.contains(FailureMarkers.timedOut) { return .hang }
         if all.contains(FailureMarkers.race) { return .race }
         return .wrong
     }
 }
 
-/// The words with which the workbook's test support opens deadlock-, crash- and race-kind failures.
+/// The words with which the workbook's test support opens hang-, crash- and race-kind failures.
 /// (Kept equal to `FailureMarker` in Tests/WorkbookTestSupport.)
 public enum FailureMarkers {
     public static let timedOut = "Timed out:"

@@ -4,8 +4,12 @@ public enum FailureKind: String, Codable, Sendable, CaseIterable, Comparable {
     case compile
     /// The test process crashed or trapped (or an exit test saw its child crash).
     case crash
-    /// A bounded wait ran out, or the watchdog had to stop a test that never finished.
-    case deadlock
+    /// Something never finished: a bounded wait ran out, or the watchdog had to stop a test. A wait
+    /// nobody signals, a completion never sent, a caller blocked behind work that needs it — or a
+    /// true deadlock, two waits each waiting for the other. The grader sees only that time ran out,
+    /// so it does not claim more than that. (A `sync` onto the queue already running is no hang:
+    /// libdispatch traps on it, a crash.)
+    case hang
     /// The Thread Sanitizer reported a data race in the exercise's file.
     case race
     /// A test's expectation failed.
@@ -13,13 +17,13 @@ public enum FailureKind: String, Codable, Sendable, CaseIterable, Comparable {
 
     /// Lower ranks win when one exercise fails in several ways: the kind a learner must deal with
     /// first. A race comes right after compiling because it can cause all the others — a lost update
-    /// leaves a count that never reaches zero (a "deadlock"), or a wrong result, or a crash.
+    /// leaves a count that never reaches zero (a hang), or a wrong result, or a crash.
     var rank: Int {
         switch self {
         case .compile: 0
         case .race: 1
         case .crash: 2
-        case .deadlock: 3
+        case .hang: 3
         case .wrong: 4
         }
     }
@@ -31,7 +35,7 @@ public enum FailureKind: String, Codable, Sendable, CaseIterable, Comparable {
         switch self {
         case .compile: "does not compile"
         case .crash: "crash"
-        case .deadlock: "deadlock"
+        case .hang: "never finished"
         case .race: "data race"
         case .wrong: "wrong result"
         }

@@ -80,13 +80,13 @@ public struct FaultDrill: Sendable {
                                     actual: actual, held: actual == expected))
         }
         expect("megabytes of fake passes and events: verdict from the event stream", five.exercises[1].id, "race")
-        expect("a call that blocks its caller: that exercise is a deadlock, the rest graded", two.exercises[0].id, "deadlock")
+        expect("a call that blocks its caller: that exercise never finished, the rest graded", two.exercises[0].id, "hang")
         for exercise in two.exercises.dropFirst() {
             expect("the blocked chapter's other starters stay caught", exercise.id, exercise.expectedFailure.rawValue)
         }
         outcomes.append(plainRun(of: two, blocked: two.exercises[0],
                                  testBinary: Builder(workbook: copied, sources: .exercises, scratchPath: scratch).testBinary))
-        expect("an endless loop: stopped by the watchdog", five.exercises[2].id, "deadlock")
+        expect("an endless loop: stopped by the watchdog", five.exercises[2].id, "hang")
         if let other {
             for exercise in other.exercises {
                 expect("a chapter that does not compile: reported, others graded", exercise.id, "compile")
@@ -117,7 +117,7 @@ public struct FaultDrill: Sendable {
         let tests = stream.started.filter { $0.contains("/") }
         let unfinished = tests.filter { stream.ended[$0] == nil }
         let blockedSuite = "\(chapter.testModule).\(blocked.suite)/"
-        let timedOut = stream.issues.contains { $0.testID.hasPrefix(blockedSuite) && $0.kind == .deadlock }
+        let timedOut = stream.issues.contains { $0.testID.hasPrefix(blockedSuite) && $0.kind == .hang }
         if result.seconds >= 30 || result.termination.exitCode == nil {
             return outcome("still running after \(Int(result.seconds)) s (\(result.termination.description))")
         }

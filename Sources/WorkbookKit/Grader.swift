@@ -227,7 +227,7 @@ public struct Grader: Sendable {
         switch run.termination {
         case let .timedOut(seconds, quiet):
             let how = quiet.map { "made no progress for \(Int($0)) s" } ?? "did not finish within \(Int(seconds)) s"
-            return Finding(kind: .deadlock,
+            return Finding(kind: .hang,
                            message: "The tests \(how) and were stopped\(during). Something blocks forever or loops without end: a wait nobody signals, `sync` onto the queue that is already running, or a loop whose condition never changes.",
                            detail: tail)
         case let .signaled(signal):

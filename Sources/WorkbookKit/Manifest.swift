@@ -11,8 +11,7 @@ public struct Exercise: Codable, Sendable, Hashable {
     public var suite: String
     /// How the untouched starter must fail; `workbook selftest` holds it to that.
     public var expectedFailure: FailureKind
-    /// Three steps: a nudge, a direction, a near-solution.
-    public var hints: [String]
+    // Its hints are not here, beside the learner's files, but in `Solutions/` (see ``HintFile``).
 }
 
 /// One chapter: a module in `Exercises/` with its lesson, and the same module in `Solutions/`.

@@ -72,7 +72,7 @@ public struct ExerciseVerdict: Sendable, Equatable {
 
     public var passed: Bool { findings.isEmpty && testsRun > 0 && testsFailed == 0 }
 
-    /// The kind a learner must deal with first (compile, then crash, deadlock, race, wrong).
+    /// The kind a learner must deal with first (compile, race, crash, hang, wrong).
     public var kind: FailureKind? { passed ? nil : (findings.map(\.kind).min() ?? .wrong) }
 
     /// The same verdict with its crash finding pointed at the learner's line and the trapping call.

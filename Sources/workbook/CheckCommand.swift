@@ -8,8 +8,8 @@ extension Command {
         USAGE: workbook check [exercise|chapter …] [--runs N] [--verbose] [--json] [--junit PATH]
 
         Builds your exercises under the Thread Sanitizer and grades them: ✔, or ✘ with the reason — a
-        data race (the two lines of your file that raced), a wrong result, a deadlock, a crash, or a
-        compile error. A chapter that does not compile does not stop the others from being graded.
+        data race (the two lines of your file that raced), a wrong result, code that never finished (a
+        hang), a crash, or a compile error. A chapter that does not compile does not stop the others from being graded.
         With no names, checks everything. Exit status 0 only if everything checked passed.
 
         OPTIONS:
@@ -57,7 +57,7 @@ extension Command {
         USAGE: workbook watch [--interval SECONDS]
 
         Watches Exercises/ and re-checks the chapter of every file you save, printing its verdict and
-        what to do next. A deadlocking exercise is stopped by the grader's watchdog, so watching goes on.
+        what to do next. An exercise that never finishes is stopped by the grader's watchdog, so watching goes on.
         Press Ctrl-C to stop.
 
         OPTIONS:

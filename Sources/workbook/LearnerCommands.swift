@@ -43,7 +43,7 @@ extension Command {
         help: """
         USAGE: workbook hint <exercise>
 
-        Shows the next hint for an exercise: first a nudge, then a direction, then the shape of the fix.
+        Shows the next hint for an exercise: first a question, then a direction, then the shape of the fix.
         Each call shows one more step (and the ones before it). `--reset` starts the ladder again.
 
         OPTIONS:
@@ -54,21 +54,25 @@ extension Command {
         run: { options in
             guard options.positional.count == 1 else { throw UsageError(message: "name one exercise, e.g. `workbook hint 1.1`.") }
             var context = try LearnerContext()
-            let (_, exercise) = try context.workbook.exercise(named: options.positional[0])
+            let (chapter, exercise) = try context.workbook.exercise(named: options.positional[0])
+            let hints = context.workbook.hints(for: exercise, in: chapter)
+            guard !hints.isEmpty else {
+                print("This copy of the workbook has no hints for \(exercise.id) (they are kept in \(SourceSet.solutions.folder)/\(chapter.name)/\(HintFile.name)). The lesson, `workbook lesson \(chapter.number)`, explains the idea.")
+                return 1
+            }
             if options.has("--reset") { context.state.hintsShown[exercise.id] = 0 }
-            let shown = min((context.state.hintsShown[exercise.id] ?? 0) + 1, exercise.hints.count)
+            let shown = min((context.state.hintsShown[exercise.id] ?? 0) + 1, hints.count)
             context.state.hintsShown[exercise.id] = shown
             try context.save()
-            let names = ["Nudge", "Direction", "Near-solution"]
             let style = Style.automatic
-            print(style.bold("Hints for \(exercise.id) \(exercise.title)") + " (\(shown) of \(exercise.hints.count))")
-            for (index, hint) in exercise.hints.prefix(shown).enumerated() {
+            print(style.bold("Hints for \(exercise.id) \(exercise.title)") + " (\(shown) of \(hints.count))")
+            for hint in hints.prefix(shown) {
                 print("")
-                print(style.bold("\(index < names.count ? names[index] : "Hint \(index + 1)"):"))
-                print(wrap(hint))
+                print(style.bold("\(hint.name):"))
+                print(renderMarkdown(hint.text))
             }
             print("")
-            print(style.dim(shown < exercise.hints.count
+            print(style.dim(shown < hints.count
                 ? "Run `workbook hint \(exercise.id)` again for the next step."
                 : "That was the last step. Once \(exercise.id) passes, `workbook solution \(exercise.id)` shows the reference solution."))
             return 0
@@ -194,3 +198,30 @@ func relativeToRoot(_ url: URL, _ workbook: Workbook) -> String {
     return path.hasPrefix(root) ? String(path.dropFirst(root.count)) : path
 }
 
+/// A hint's Markdown for the terminal: paragraphs wrapped, the lines of a ```swift fence kept as they
+/// are and indented.
+func renderMarkdown(_ text: String) -> String {
+    var output: [String] = []
+    var paragraph: [String] = []
+    var inCode = false
+    func flush() {
+        if !paragraph.isEmpty { output.append(wrap(paragraph.joined(separator: " "))) }
+        paragraph = []
+    }
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+        if line.hasPrefix("```") {
+            flush()
+            inCode.toggle()
+        } else if inCode {
+            output.append("    " + line)
+        } else if line.trimmingCharacters(in: .whitespaces).isEmpty {
+            flush()
+            if output.last != "" { output.append("") }
+        } else {
+            paragraph.append(line)
+        }
+    }
+    flush()
+    while output.last == "" { output.removeLast() }
+    return output.joined(separator: "\n")
+}

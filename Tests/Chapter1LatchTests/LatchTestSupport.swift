@@ -50,7 +50,7 @@ func currentThreadID() -> UInt { UInt(bitPattern: Int(bitPattern: pthread_self()
 /// `runConcurrently` makes many calls overlap on *one* object; this makes the few calls that each of
 /// many objects gets overlap — the end of a count, where "who reached zero?" is decided, happens
 /// `rounds` times with every thread arriving at once. Each thread has a start signal of its own, so
-/// a fast thread cannot take a slow one's turn. Returns `false`, after recording a deadlock-kind
+/// a fast thread cannot take a slow one's turn. Returns `false`, after recording a hang-kind
 /// failure naming `what`, if a round does not finish within `seconds`.
 @discardableResult
 func runInRounds(

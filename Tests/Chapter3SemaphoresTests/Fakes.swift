@@ -342,7 +342,7 @@ final class Arrivals<Element>: Books, @unchecked Sendable {
 
     func append(_ item: Element) { update { items.append(item) } }
 
-    /// Waits up to `seconds` for `count` arrivals; on timeout records a deadlock-kind failure that
+    /// Waits up to `seconds` for `count` arrivals; on timeout records a hang-kind failure that
     /// says `what` did not happen and returns `false`.
     @discardableResult
     func wait(
@@ -367,7 +367,7 @@ final class Arrivals<Element>: Books, @unchecked Sendable {
 // MARK: - Calls that must not block
 
 /// Calls `body` on a new thread and waits up to `seconds` for it to return. A call that blocks
-/// becomes a deadlock-kind failure saying `what` did not happen, instead of a hung test: the
+/// becomes a hang-kind failure saying `what` did not happen, instead of a hung test: the
 /// test's own thread is never the one left waiting.
 @discardableResult
 func callOnAnotherThread(

@@ -14,7 +14,7 @@ import WorkbookTestSupport
 /// Waits, at most `seconds`, until every block sent to `target.queue` so far has run.
 ///
 /// A plain `target.queue.sync {}` would hang the test if the learner's code blocks the queue (a
-/// `wait()` inside a block sent to it); this records a deadlock-kind failure instead.
+/// `wait()` inside a block sent to it); this records a hang-kind failure instead.
 @discardableResult
 func drain(
     _ target: TestQueue, _ what: String, seconds: Double = 2,
@@ -189,7 +189,7 @@ final class WorkProbe: @unchecked Sendable {
 /// (A semaphore between rounds is far too slow for this: the second thread wakes tens of
 /// microseconds after the first, long after its short critical sections are over.)
 ///
-/// Returns `false`, after recording a deadlock-kind failure, if the rounds do not finish within
+/// Returns `false`, after recording a hang-kind failure, if the rounds do not finish within
 /// `seconds`. The threads then skip the rounds left and are waited for a little longer, so that no
 /// thread of this test goes on calling learner code (and maybe racing) while other tests run or
 /// the process exits; only a callback that never returns keeps its thread.

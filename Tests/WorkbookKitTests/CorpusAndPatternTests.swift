@@ -32,7 +32,7 @@ struct CorpusTests {
         let entries = [
             Self.entry("C1", "1.1", "a", .fails(.race)), Self.entry("C1", "1.1", "b", .fails(.wrong)),
             Self.entry("C1", "1.1", "c", .fails(.compile)), Self.entry("C1", "1.2", "d", .passes),
-            Self.entry("C2", "2.1", "e", .fails(.deadlock)),
+            Self.entry("C2", "2.1", "e", .fails(.hang)),
         ]
         let rounds = CorpusProof.rounds(entries).map { $0.map(\.why) }
         #expect(rounds == [["a", "d", "e"], ["b"], ["c"]])

@@ -46,10 +46,10 @@ struct GraderTests {
         }
     }
 
-    @Test("a bounded wait that ran out: kind deadlock with the test's sentence")
-    func deadlock() throws {
-        let verdict = try #require(grader.grade(Fixture.items("1.3"), Fixture.run("deadlock-1.3", .exited(1))).verdicts.first)
-        #expect(verdict.kind == .deadlock)
+    @Test("a bounded wait that ran out: kind hang with the test's sentence")
+    func hang() throws {
+        let verdict = try #require(grader.grade(Fixture.items("1.3"), Fixture.run("hang-1.3", .exited(1))).verdicts.first)
+        #expect(verdict.kind == .hang)
         #expect(verdict.findings.contains { $0.message.hasPrefix("wait(timeout:)") }, "the marker is stripped, the sentence kept")
     }
 
@@ -72,11 +72,11 @@ struct GraderTests {
                 "no exercise is blamed for a crash it may not have caused")
     }
 
-    @Test("an endless loop (fault 4): killed by the watchdog, reported as a deadlock of that exercise")
+    @Test("an endless loop (fault 4): killed by the watchdog, reported as a hang of that exercise")
     func hang() throws {
         let run = Fixture.run("hang-5.3", .timedOut(seconds: 11, quiet: 10))
         let verdict = try #require(grader.grade(Fixture.items("5.3"), run).verdicts.first)
-        #expect(verdict.kind == .deadlock)
+        #expect(verdict.kind == .hang)
         #expect(verdict.findings.contains { $0.message.contains("no progress for 10 s") && $0.message.contains("an empty list completes at once") })
     }
 

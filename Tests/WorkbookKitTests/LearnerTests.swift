@@ -7,7 +7,7 @@ import Testing
 
 @Suite("Manifests, progress state, reset")
 struct LearnerTests {
-    @Test("every chapter's manifest names files that exist, a suite file, and three hints per exercise")
+    @Test("every chapter's manifest names files that exist, a suite file, and three hints per exercise: question, direction, shape")
     func manifests() throws {
         let workbook = Fixture.workbook
         #expect(workbook.chapters.count >= 2)
@@ -18,14 +18,40 @@ struct LearnerTests {
             #expect(fm.fileExists(atPath: workbook.solutionFile(chapter, exercise).path), "\(exercise.id): solution missing")
             #expect(fm.fileExists(atPath: workbook.root.appendingPathComponent("Tests/\(chapter.testModule)/\(exercise.suite).swift").path),
                     "\(exercise.id): no Tests/\(chapter.testModule)/\(exercise.suite).swift")
-            #expect(exercise.hints.count == 3, "\(exercise.id): \(exercise.hints.count) hints")
-            #expect(!exercise.hints.contains { $0.contains("TODO") }, "\(exercise.id): a hint is a TODO")
+            let hints = workbook.hints(for: exercise, in: chapter)
+            #expect(hints.map(\.name) == ["Question", "Direction", "Shape"], "\(exercise.id): hints \(hints.map(\.name))")
+            #expect(!hints.contains { $0.text.isEmpty || $0.text.contains("TODO") }, "\(exercise.id): an empty hint or a TODO")
+            #expect(!hints.dropLast().contains { $0.text.contains("```") }, "\(exercise.id): code before the last hint")
             #expect(exercise.id.hasPrefix("\(chapter.number)."))
             #expect(exercise.expectedFailure != .compile)
         }
         for chapter in workbook.chapters {
             #expect(FileManager.default.fileExists(atPath: workbook.lessonFile(chapter).path), "\(chapter.name): no lesson")
         }
+    }
+
+    @Test("a hints file: exercises by `##`, steps by `###`, headings inside code are code")
+    func hintFile() {
+        let ladders = HintFile.parse("""
+            # Hints
+            Intro, not a hint.
+            ## 2.1 Run them all
+            ### Question
+            Why?
+
+            ### Shape
+            ```swift
+            ## not a heading
+            let x = 1
+            ```
+            ## 2.2 Next
+            ### Question
+            What?
+            """)
+        #expect(ladders["2.1"]?.map(\.name) == ["Question", "Shape"])
+        #expect(ladders["2.1"]?.first?.text == "Why?")
+        #expect(ladders["2.1"]?.last?.text == "```swift\n## not a heading\nlet x = 1\n```")
+        #expect(ladders["2.2"] == [HintStep(name: "Question", text: "What?")])
     }
 
     @Test("names a learner types: 1.1, a chapter number, Chapter1, a file name; unknown names list the known")

@@ -25,10 +25,10 @@ struct ParserTests {
         #expect(stream.ended[issue.testID] == false)
     }
 
-    @Test("a bounded wait that ran out is a deadlock-kind issue")
+    @Test("a bounded wait that ran out is a hang-kind issue")
     func timedOutIssue() {
-        let stream = EventStream(jsonLines: Fixture.text("deadlock-1.3/events.jsonl"))
-        #expect(stream.issues.contains { $0.kind == .deadlock && $0.summary.contains("timed out") })
+        let stream = EventStream(jsonLines: Fixture.text("hang-1.3/events.jsonl"))
+        #expect(stream.issues.contains { $0.kind == .hang && $0.summary.contains("timed out") })
     }
 
     @Test("a torn last line (a killed writer) is skipped, the rest is read")

@@ -7,7 +7,7 @@ import Testing
 /// A call made straight from a test can block that test forever (a `wait()` nobody signals, a
 /// `group.wait()` inside the function under test) — and with it the whole `swift test` run, since
 /// Swift Testing's time limits do not stop a blocked test. Made through `bounded`, the same call
-/// ends as a deadlock-kind failure of this one test, and the other tests still run:
+/// ends as a hang-kind failure of this one test, and the other tests still run:
 ///
 /// ```swift
 /// guard let latch = bounded("CountDownLatch(count: 0)") { CountDownLatch(count: 0) } else { return }

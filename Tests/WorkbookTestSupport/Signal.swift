@@ -16,7 +16,7 @@ public final class Signal: Sendable {
     /// Marks the event as happened. Call it once per expected event.
     public func fire() { semaphore.signal() }
 
-    /// Waits up to `seconds` for one ``fire()``; on timeout records a deadlock-kind failure that
+    /// Waits up to `seconds` for one ``fire()``; on timeout records a hang-kind failure that
     /// says `what` did not happen, and returns `false`.
     @discardableResult
     public func wait(

@@ -8,7 +8,7 @@ import Testing
 /// a start gate until all of them have arrived overlap every time. Each thread calls `body`
 /// `iterations` times with its thread index and the iteration number.
 ///
-/// Returns `false`, after recording a deadlock-kind failure naming `what`, if the threads do not all
+/// Returns `false`, after recording a hang-kind failure naming `what`, if the threads do not all
 /// finish within `seconds` — learner code that blocks forever turns into a clear failure instead
 /// of a hung test run.
 @discardableResult

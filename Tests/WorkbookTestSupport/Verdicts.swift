@@ -3,7 +3,7 @@ import Testing
 /// The words that open an issue message tell the grader which kind of failure it is.
 ///
 /// `workbook check` reads Swift Testing's event stream and classifies every recorded issue:
-/// a message that starts with ``timedOut`` is a deadlock (a bounded wait ran out), one that starts
+/// a message that starts with ``timedOut`` is a hang (a bounded wait ran out), one that starts
 /// with ``crashed`` is a crash caught by an exit test, anything else is a wrong result.
 public enum FailureMarker {
     /// Opens the message of every bounded wait that ran out.
@@ -15,7 +15,7 @@ public enum FailureMarker {
     public static let race = "Data race:"
 }
 
-/// Records a deadlock-kind failure: a wait that did not end in time.
+/// Records a hang-kind failure: a wait that did not end in time.
 public func recordTimeout(_ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
     Issue.record(Comment(rawValue: "\(FailureMarker.timedOut) \(what)"), sourceLocation: sourceLocation)
 }

@@ -1,4 +1,4 @@
-// near-miss deadlock: The semaphore used as a lock is not signalled on the early return for calls after zero, so the first such call keeps it and every later call waits forever.
+// near-miss hang: The semaphore used as a lock is not signalled on the early return for calls after zero, so the first such call keeps it and every later call waits forever.
 import Dispatch
 
 /// Returns a block that runs `whenZero` once it has been called `count` times.

@@ -1,4 +1,4 @@
-// near-miss deadlock: The `countDown()` that opens the latch delivers the notify blocks with `queue.sync`, so it blocks until each block's queue is free and has run it — a busy queue stalls the caller of `countDown()`.
+// near-miss hang: The `countDown()` that opens the latch delivers the notify blocks with `queue.sync`, so it blocks until each block's queue is free and has run it — a busy queue stalls the caller of `countDown()`.
 import Dispatch
 
 /// A one-shot gate that opens when `count` calls to `countDown()` have been made.

@@ -1,4 +1,4 @@
-// near-miss deadlock: At zero the semaphore is signalled once for each thread waiting at that moment, but a thread that calls `wait` after the latch opened finds no signal left and times out — a latch must let later waiters through too.
+// near-miss hang: At zero the semaphore is signalled once for each thread waiting at that moment, but a thread that calls `wait` after the latch opened finds no signal left and times out — a latch must let later waiters through too.
 import Dispatch
 
 /// A one-shot gate that opens when `count` calls to `countDown()` have been made.

@@ -1,4 +1,4 @@
-// near-miss deadlock: group.wait() inside runAll blocks the caller until every function has called back, so runAll does not return at once — and never returns if a callback needs the caller.
+// near-miss hang: group.wait() inside runAll blocks the caller until every function has called back, so runAll does not return at once — and never returns if a callback needs the caller.
 import Dispatch
 
 /// A block with no arguments.

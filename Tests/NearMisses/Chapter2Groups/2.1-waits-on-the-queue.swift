@@ -1,4 +1,4 @@
-// near-miss deadlock: a block on queue waits for the group, so callbacks that come through queue are stuck behind it and the wait never ends.
+// near-miss hang: a block on queue waits for the group, so callbacks that come through queue are stuck behind it and the wait never ends.
 import Dispatch
 
 /// A block with no arguments.

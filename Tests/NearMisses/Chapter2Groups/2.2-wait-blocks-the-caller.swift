@@ -1,4 +1,4 @@
-// near-miss deadlock: group.wait() makes fetchApplicationContext block its caller until both services have answered, instead of returning at once and delivering later.
+// near-miss hang: group.wait() makes fetchApplicationContext block its caller until both services have answered, instead of returning at once and delivering later.
 import Dispatch
 
 public protocol FriendService {

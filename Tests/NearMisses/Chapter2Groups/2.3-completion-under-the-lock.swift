@@ -1,4 +1,4 @@
-// near-miss deadlock: completion is called while the library's lock is held, so a load started from completion on another thread blocks on that lock for as long as completion runs.
+// near-miss hang: completion is called while the library's lock is held, so a load started from completion on another thread blocks on that lock for as long as completion runs.
 import Dispatch
 import Foundation
 

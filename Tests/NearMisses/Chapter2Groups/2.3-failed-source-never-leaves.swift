@@ -1,4 +1,4 @@
-// near-miss deadlock: the done handler returns early on an error without calling leave(), so a failing source keeps the group entered and completion never comes.
+// near-miss hang: the done handler returns early on an error without calling leave(), so a failing source keeps the group entered and completion never comes.
 import Dispatch
 import Foundation
 

@@ -1,4 +1,4 @@
-// near-miss deadlock: it waits for the notify block with semaphore.wait() and no deadline, so a function that never calls back blocks the caller for ever.
+// near-miss hang: it waits for the notify block with semaphore.wait() and no deadline, so a function that never calls back blocks the caller for ever.
 import Dispatch
 
 public func waitForAll(_ functions: [FunctionWithCallback], timeout: DispatchTime) -> Bool {

@@ -1,4 +1,4 @@
-// near-miss deadlock: `dismissAction` is set only after `screen.present(_:)` returns, so a modal closed while it is being shown finds no action, never gives the screen back, and every later modal waits forever.
+// near-miss hang: `dismissAction` is set only after `screen.present(_:)` returns, so a modal closed while it is being shown finds no action, never gives the screen back, and every later modal waits forever.
 import Dispatch
 
 

@@ -1,4 +1,4 @@
-// near-miss deadlock: The presenter keeps its lock while it shows the modal (`ui.sync` inside the locked section), so a modal closed during `screen.present(_:)` runs a `dismissAction` that waits for that lock forever, and nothing is shown again.
+// near-miss hang: The presenter keeps its lock while it shows the modal (`ui.sync` inside the locked section), so a modal closed during `screen.present(_:)` runs a `dismissAction` that waits for that lock forever, and nothing is shown again.
 import Dispatch
 import Foundation
 

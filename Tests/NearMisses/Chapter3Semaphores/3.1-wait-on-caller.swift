@@ -1,4 +1,4 @@
-// near-miss deadlock: `present(_:)` waits for the screen on the caller's thread, so the second call blocks its caller until the first modal is dismissed — and on the UI queue, where the dismissal has to run, it never is.
+// near-miss hang: `present(_:)` waits for the screen on the caller's thread, so the second call blocks its caller until the first modal is dismissed — and on the UI queue, where the dismissal has to run, it never is.
 import Dispatch
 
 

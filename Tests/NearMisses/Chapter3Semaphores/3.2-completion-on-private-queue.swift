@@ -1,4 +1,4 @@
-// near-miss deadlock: The answer is handed to the caller through the private queue, where it waits behind the next request's `wait()` — each caller hears back only when the following request has been answered.
+// near-miss hang: The answer is handed to the caller through the private queue, where it waits behind the next request's `wait()` — each caller hears back only when the following request has been answered.
 import Dispatch
 
 

@@ -1,4 +1,4 @@
-// near-miss deadlock: `fetchAudioList` waits for the slot on the caller's thread, as the recipe does, so while a request is in flight every further caller is blocked until its answer arrives — a frozen UI.
+// near-miss hang: `fetchAudioList` waits for the slot on the caller's thread, as the recipe does, so while a request is in flight every further caller is blocked until its answer arrives — a frozen UI.
 import Dispatch
 
 

@@ -1,4 +1,4 @@
-// near-miss deadlock: `run(_:)` waits for a free slot on the caller's thread, so once every slot is taken the caller is blocked until some job calls `done()`.
+// near-miss hang: `run(_:)` waits for a free slot on the caller's thread, so once every slot is taken the caller is blocked until some job calls `done()`.
 import Dispatch
 
 /// Runs asynchronous jobs, never more than `maxConcurrent` of them at once.

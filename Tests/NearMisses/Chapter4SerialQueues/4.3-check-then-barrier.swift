@@ -1,4 +1,4 @@
-// near-miss deadlock: the write first checks the old value in a plain `queue.sync`, then writes with `sync(flags: .barrier)` from inside that block — the barrier waits for every running block of the queue, including the one that is waiting for it, forever.
+// near-miss hang: the write first checks the old value in a plain `queue.sync`, then writes with `sync(flags: .barrier)` from inside that block — the barrier waits for every running block of the queue, including the one that is waiting for it, forever.
 import Dispatch
 
 /// A thread-safe dictionary of settings, read often and written rarely.

@@ -1,4 +1,4 @@
-// near-miss deadlock: a recursive lock lets `record` call `flush()` while holding it, but `write` then runs with the lock still held — a `write` that waits for another thread using the log waits forever, because that thread cannot get the lock.
+// near-miss hang: a recursive lock lets `record` call `flush()` while holding it, but `write` then runs with the lock still held — a `write` that waits for another thread using the log waits forever, because that thread cannot get the lock.
 import Foundation
 
 /// Buffers events and writes them out in batches of `capacity`.

@@ -1,4 +1,4 @@
-// near-miss deadlock: `group.wait()` inside performAll blocks the caller until every piece has called back, so a caller that is meant to go on (or to deliver those callbacks itself) waits for ever.
+// near-miss hang: `group.wait()` inside performAll blocks the caller until every piece has called back, so a caller that is meant to go on (or to deliver those callbacks itself) waits for ever.
 import Dispatch
 
 /// Calls `work` `times` times and runs `completion` on `queue` once every call has called back.

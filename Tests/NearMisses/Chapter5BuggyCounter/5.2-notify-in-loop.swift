@@ -1,4 +1,4 @@
-// near-miss deadlock: `notify` is registered inside the loop, once per piece, so completion runs once per piece — and with times: 0 the loop never registers it at all, so completion never comes.
+// near-miss hang: `notify` is registered inside the loop, once per piece, so completion runs once per piece — and with times: 0 the loop never registers it at all, so completion never comes.
 import Dispatch
 
 /// Calls `work` `times` times and runs `completion` on `queue` once every call has called back.

@@ -1,4 +1,4 @@
-// near-miss deadlock: each callback signals a semaphore that performAll waits on, one wait per piece, on the caller's thread — the caller is blocked until every piece has called back, instead of being told later on `queue`.
+// near-miss hang: each callback signals a semaphore that performAll waits on, one wait per piece, on the caller's thread — the caller is blocked until every piece has called back, instead of being told later on `queue`.
 import Dispatch
 
 /// Calls `work` `times` times and runs `completion` on `queue` once every call has called back.

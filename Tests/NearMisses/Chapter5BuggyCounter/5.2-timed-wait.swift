@@ -1,4 +1,4 @@
-// near-miss deadlock: performAll waits up to half a second for the group and then completes anyway, ignoring the wait's result — it blocks its caller on every call, and completion can run before the work is done.
+// near-miss hang: performAll waits up to half a second for the group and then completes anyway, ignoring the wait's result — it blocks its caller on every call, and completion can run before the work is done.
 import Dispatch
 
 /// Calls `work` `times` times and runs `completion` on `queue` once every call has called back.

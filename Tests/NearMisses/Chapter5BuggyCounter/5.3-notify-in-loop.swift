@@ -1,4 +1,4 @@
-// near-miss deadlock: `notify` is registered inside the loop, once per function, so completion runs once per function — and for an empty list it is never registered, so completion never comes.
+// near-miss hang: `notify` is registered inside the loop, once per function, so completion runs once per function — and for an empty list it is never registered, so completion never comes.
 import Dispatch
 
 /// A block with no arguments.

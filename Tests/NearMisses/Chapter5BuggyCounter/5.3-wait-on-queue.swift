@@ -1,4 +1,4 @@
-// near-miss deadlock: completion is sent to `queue` at once, where it waits for the group — so `queue` is blocked, and everything else sent to it waits, until the last function has called back.
+// near-miss hang: completion is sent to `queue` at once, where it waits for the group — so `queue` is blocked, and everything else sent to it waits, until the last function has called back.
 import Dispatch
 
 /// A block with no arguments.
