@@ -23,8 +23,8 @@ public struct BuildResult: Sendable {
     public var built: [Chapter]
     /// Chapters left out because they do not compile, with their errors.
     public var broken: [(chapter: Chapter, errors: [CompilerError])]
-    /// The test binary, when anything was built.
-    public var testBinary: URL?
+    /// How to run the tests of this build, when anything was built.
+    public var launch: TestLaunch?
     public var seconds: Double
     /// Output of the last build attempt (for --verbose and for failures outside any chapter).
     public var output: String
@@ -50,11 +50,6 @@ public struct Builder: Sendable {
         self.progress = progress
     }
 
-    /// The swift-testing binary SwiftPM links for the package's tests.
-    public var testBinary: URL {
-        scratchPath.appendingPathComponent("debug/DispatchWorkbookPackageTests.xctest")
-    }
-
     /// Builds `chapters` (all by default) and their tests.
     public func build(_ chapters: [Chapter]? = nil) throws -> BuildResult {
         let start = Date()
@@ -64,7 +59,8 @@ public struct Builder: Sendable {
             let only = remaining.count == workbook.chapters.count ? nil : remaining.map(\.shortName)
             let result = try runBuild(only: only)
             if result.termination == .exited(0) {
-                return BuildResult(built: remaining, broken: broken, testBinary: testBinary,
+                let launch = TestLaunch(packageRoot: workbook.root, scratchPath: scratchPath, sources: sources, only: only)
+                return BuildResult(built: remaining, broken: broken, launch: launch,
                                    seconds: Date().timeIntervalSince(start), output: result.output)
             }
             if let missing = Self.missingSanitizer(result.output) {
@@ -90,20 +86,19 @@ public struct Builder: Sendable {
             broken += newlyBroken
             remaining.removeAll { chapter in newlyBroken.contains { $0.chapter.name == chapter.name } }
             if remaining.isEmpty {
-                return BuildResult(built: [], broken: broken, testBinary: nil,
+                return BuildResult(built: [], broken: broken, launch: nil,
                                    seconds: Date().timeIntervalSince(start), output: result.output)
             }
         }
     }
 
     private func runBuild(only: [String]?) throws -> ChildResult {
-        var environment = ["WORKBOOK_SOURCES": sources.rawValue]
-        environment["WORKBOOK_ONLY"] = only?.joined(separator: ",") ?? ""
+        let settings = TestLaunch(packageRoot: workbook.root, scratchPath: scratchPath, sources: sources, only: only)
         return try ChildProcess.run(
             "swift",
             ["build", "--build-tests", "--sanitize=thread",
              "--package-path", workbook.root.path, "--scratch-path", scratchPath.path],
-            environment: environment, timeLimit: 1_800)
+            environment: settings.buildEnvironment, timeLimit: 1_800)
     }
 
     /// Every `file:line:col: error: message` line, once each.

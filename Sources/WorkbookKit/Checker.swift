@@ -36,8 +36,8 @@ public struct Checker: Sendable {
             }
         }
         let runnable = items.filter { item in build.built.contains { $0.name == item.chapter.name } }
-        if let binary = build.testBinary, !runnable.isEmpty {
-            let runner = TestRunner(testBinary: binary, sources: .exercises)
+        if let launch = build.launch, !runnable.isEmpty {
+            let runner = TestRunner(launch: launch)
             for run in 1...runs {
                 if runs > 1 { progress("Run \(run) of \(runs)…") } else { progress("Running the tests…") }
                 for verdict in try runner.run(runnable) {

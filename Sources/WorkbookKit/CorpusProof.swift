@@ -94,8 +94,8 @@ public struct CorpusProof: Sendable {
                     items.append(item)
                 }
             }
-            guard let binary = build.testBinary, !items.isEmpty else { continue }
-            let runner = TestRunner(testBinary: binary, sources: .exercises)
+            guard let launch = build.launch, !items.isEmpty else { continue }
+            let runner = TestRunner(launch: launch)
             for _ in 0..<runs {
                 for verdict in try runner.run(items) {
                     guard let index = outcomes.firstIndex(where: { $0.entry.chapter == verdict.chapter.name && $0.entry.exerciseID == verdict.exercise.id && round.contains($0.entry) }) else { continue }

@@ -84,8 +84,12 @@ public struct FaultDrill: Sendable {
         for exercise in two.exercises.dropFirst() {
             expect("the blocked chapter's other starters stay caught", exercise.id, exercise.expectedFailure.rawValue)
         }
-        outcomes.append(plainRun(of: two, blocked: two.exercises[0],
-                                 testBinary: Builder(workbook: copied, sources: .exercises, scratchPath: scratch).testBinary))
+        // Through `swift test --skip-build`: plain `swift test` as a learner types it, and the way
+        // the grader starts tests on macOS. (The build left out the chapter that does not compile.)
+        let built = copied.chapters.filter { $0.number != other?.number }.map(\.shortName)
+        let launch = TestLaunch(style: .swiftTest, packageRoot: copy, scratchPath: scratch, sources: .exercises,
+                                only: built.count == copied.chapters.count ? nil : built)
+        outcomes.append(plainRun(of: two, blocked: two.exercises[0], launch: launch))
         expect("an endless loop: stopped by the watchdog", five.exercises[2].id, "hang")
         if let other {
             for exercise in other.exercises {
@@ -98,20 +102,21 @@ public struct FaultDrill: Sendable {
         return outcomes
     }
 
-    /// A blocking answer under plain `swift test --filter ChapterN` — the test binary as SwiftPM runs
-    /// it, without the grader's watchdog: the suites' own bounds must end the run within 30 s, with
-    /// the blocked exercise failed as a time-out and every other test of the chapter run.
-    func plainRun(of chapter: Chapter, blocked: Exercise, testBinary: URL) -> Outcome {
+    /// A blocking answer under plain `swift test --filter ChapterN`, without the grader's watchdog
+    /// or its settings: the suites' own bounds must end the run within 30 s, with the blocked
+    /// exercise failed as a time-out and every other test of the chapter run.
+    func plainRun(of chapter: Chapter, blocked: Exercise, launch: TestLaunch) -> Outcome {
         let fault = "a blocked caller under plain `swift test --filter \(chapter.shortName)`: ends in < 30 s, all tests run"
         func outcome(_ actual: String) -> Outcome {
             Outcome(fault: fault, expected: "\(blocked.id) ends", actual: actual, held: actual == "\(blocked.id) ends")
         }
         let events = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-drill-\(UUID().uuidString.prefix(8)).jsonl")
         defer { try? FileManager.default.removeItem(at: events) }
-        let arguments = ["--testing-library", "swift-testing", "--filter", chapter.testModule,
-                         "--event-stream-output-path", events.path, "--event-stream-version", "6.3"]
-        guard let result = try? ChildProcess.run(testBinary.path, arguments, timeLimit: 60) else {
-            return outcome("the test binary did not start")
+        let command = launch.command(["--filter", chapter.testModule,
+                                      "--event-stream-output-path", events.path, "--event-stream-version", "6.3"])
+        guard let result = try? ChildProcess.run(command.executable, command.arguments, environment: command.environment,
+                                                 timeLimit: 60) else {
+            return outcome("`\(command.executable)` did not start")
         }
         let stream = EventStream(contentsOf: events)
         let tests = stream.started.filter { $0.contains("/") }

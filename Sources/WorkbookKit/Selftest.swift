@@ -85,9 +85,9 @@ public struct Selftest: Sendable {
 
         var unitFailures: [String] = []
         var unitPassed = false
-        if let binary = solutions.testBinary {
+        if let launch = solutions.launch {
             progress("Running the grading engine's unit tests…")
-            (unitPassed, unitFailures) = try runUnitTests(binary)
+            (unitPassed, unitFailures) = try runUnitTests(launch)
         } else {
             unitFailures = ["the test binary was not built"]
         }
@@ -100,9 +100,9 @@ public struct Selftest: Sendable {
 
         for run in 1...runs {
             progress("Run \(run) of \(runs)…")
-            if let binary = solutions.testBinary {
+            if let launch = solutions.launch {
                 let built = items.filter { item in solutions.built.contains { $0.name == item.chapter.name } }
-                for verdict in try TestRunner(testBinary: binary, sources: .solutions).run(built) {
+                for verdict in try TestRunner(launch: launch).run(built) {
                     guard let index = rows.firstIndex(where: { $0.exercise.id == verdict.exercise.id }) else { continue }
                     rows[index].solutionSeconds.append(verdict.seconds)
                     if verdict.passed {
@@ -112,9 +112,9 @@ public struct Selftest: Sendable {
                     }
                 }
             }
-            if let binary = starters.testBinary {
+            if let launch = starters.launch {
                 let built = items.filter { item in starters.built.contains { $0.name == item.chapter.name } }
-                for verdict in try TestRunner(testBinary: binary, sources: .exercises).run(built) {
+                for verdict in try TestRunner(launch: launch).run(built) {
                     guard let index = rows.firstIndex(where: { $0.exercise.id == verdict.exercise.id }) else { continue }
                     rows[index].starterSeconds.append(verdict.seconds)
                     if Self.caughtAsExpected(verdict) {
@@ -176,8 +176,8 @@ public struct Selftest: Sendable {
         return "\(verdict.kind?.label ?? "failed"): \(first?.message.prefix(160) ?? "a test failed")"
     }
 
-    private func runUnitTests(_ binary: URL) throws -> (Bool, [String]) {
-        var runner = TestRunner(testBinary: binary, sources: .solutions)
+    private func runUnitTests(_ launch: TestLaunch) throws -> (Bool, [String]) {
+        var runner = TestRunner(launch: launch)
         runner.quietLimit = 120
         let run = try runner.runBinary(filters: ["WorkbookKitTests"], timeLimit: 600, label: "unit-tests")
         let stream = run.events

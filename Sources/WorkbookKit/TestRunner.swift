@@ -7,7 +7,7 @@ import Foundation
 /// which exercise something belongs to — the process crashed or hung, or a report names none of their
 /// files — the unsettled exercises are run again, each in a process of its own.
 public struct TestRunner: Sendable {
-    public var testBinary: URL
+    public var launch: TestLaunch
     public var grader: Grader
     /// Seconds a process may take in all before the watchdog kills its group: base plus per exercise.
     public var baseTimeLimit: Double = 30
@@ -16,9 +16,9 @@ public struct TestRunner: Sendable {
     /// suite is bounded far below this, so a quiet stream means code that never returns.
     public var quietLimit: Double = 10
 
-    public init(testBinary: URL, sources: SourceSet) {
-        self.testBinary = testBinary
-        self.grader = Grader(sourceFolder: sources.folder)
+    public init(launch: TestLaunch) {
+        self.launch = launch
+        self.grader = Grader(sourceFolder: launch.sources.folder)
     }
 
     /// Grades `exercises`, isolating where needed; returns verdicts in the order given.
@@ -41,7 +41,7 @@ public struct TestRunner: Sendable {
                       label: exercises.map(\.exercise.id).joined(separator: "+"))
     }
 
-    /// One process of the test binary over the tests the `filters` select, with the event stream and
+    /// One test process over the tests the `filters` select, with the event stream and
     /// TSan's reports written to files of a fresh folder, and the watchdog on.
     func runBinary(filters: [String], timeLimit: Double, label: String) throws -> RunArtifacts {
         let folder = FileManager.default.temporaryDirectory
@@ -50,17 +50,17 @@ public struct TestRunner: Sendable {
         defer { try? FileManager.default.removeItem(at: folder) }
         let events = folder.appendingPathComponent("events.jsonl")
 
-        var arguments = ["--testing-library", "swift-testing",
-                         "--event-stream-output-path", events.path, "--event-stream-version", "6.3"]
-        for filter in filters { arguments += ["--filter", filter] }
-        let environment = Self.sanitizerEnvironment(logFolder: folder)
+        var testing = ["--event-stream-output-path", events.path, "--event-stream-version", "6.3"]
+        for filter in filters { testing += ["--filter", filter] }
+        let command = launch.command(testing)
+        let environment = command.environment.merging(Self.sanitizerEnvironment(logFolder: folder)) { _, sanitizer in sanitizer }
 
-        var result = try ChildProcess.run(testBinary.path, arguments, environment: environment,
+        var result = try ChildProcess.run(command.executable, command.arguments, environment: environment,
                                           timeLimit: timeLimit, idleLimit: (events, quietLimit))
         // Newer kernels randomize memory more than TSan supports; running without ASLR fixes it.
         if result.output.contains("ThreadSanitizer: unexpected memory mapping"), let setarch = Self.setarch {
             try? FileManager.default.removeItem(at: events)
-            result = try ChildProcess.run(setarch, [Self.machine, "-R", testBinary.path] + arguments,
+            result = try ChildProcess.run(setarch, [Self.machine, "-R", command.executable] + command.arguments,
                                           environment: environment, timeLimit: timeLimit, idleLimit: (events, quietLimit))
         }
         if let keep = ProcessInfo.processInfo.environment["WORKBOOK_KEEP_ARTIFACTS"], !keep.isEmpty {
@@ -110,7 +110,8 @@ public struct TestRunner: Sendable {
     /// crash happened: in the test process, or (`inChild`) in the first child process it starts —
     /// an exit test's, with follow-fork-mode.
     func crashStack(filter: String, inChild: Bool, learnerFile: String) -> CrashStack? {
-        guard let gdb = findInPath("gdb") else { return nil }
+        // A debugger needs the test executable itself (Linux); on macOS libdispatch prints why it trapped.
+        guard let gdb = findInPath("gdb"), let testBinary = launch.testBinary else { return nil }
         let follow = inChild ? ["-ex", "set follow-fork-mode child", "-ex", "set detach-on-fork on"] : []
         let arguments = ["-q", "-batch"] + follow + ["-ex", "run", "-ex", "bt", "--args", testBinary.path,
                          "--testing-library", "swift-testing", "--filter", filter]

@@ -1,0 +1,73 @@
+import Foundation
+
+/// How a test process is started: the one thing about running the tests that differs by platform.
+///
+/// On Linux, SwiftPM links the tests into an executable, which the grader runs directly. On macOS
+/// they are an `.xctest` bundle that only a runner can load; `swift test --skip-build` is that
+/// runner, and it takes the same Swift Testing flags (event stream, filters). It works on Linux
+/// too, which is how the code path macOS uses is tested here: `WORKBOOK_LAUNCH=swift-test` selects
+/// it for every run, and the selftest's fault drill runs a chapter through it.
+public struct TestLaunch: Sendable, Equatable {
+    public enum Style: String, Sendable {
+        /// The test executable, run directly (Linux).
+        case binary
+        /// `swift test --skip-build` over the build already made (macOS; Linux on request).
+        case swiftTest = "swift-test"
+    }
+
+    public var style: Style
+    /// The package whose build this is.
+    public var packageRoot: URL
+    /// The build's scratch path.
+    public var scratchPath: URL
+    /// The build settings `swift test` must see again to find the same package graph (see Package.swift).
+    public var sources: SourceSet
+    /// The chapters built, when not all of them (`WORKBOOK_ONLY`).
+    public var only: [String]?
+
+    /// The variable that selects ``Style/swiftTest`` on Linux.
+    public static let styleVariable = "WORKBOOK_LAUNCH"
+
+    /// The style this platform needs (on Linux, the one `WORKBOOK_LAUNCH` asks for).
+    public static var platformStyle: Style {
+        #if canImport(Darwin)
+        return .swiftTest
+        #else
+        return ProcessInfo.processInfo.environment[styleVariable] == Style.swiftTest.rawValue ? .swiftTest : .binary
+        #endif
+    }
+
+    public init(style: Style = TestLaunch.platformStyle, packageRoot: URL, scratchPath: URL, sources: SourceSet, only: [String]?) {
+        self.style = style
+        self.packageRoot = packageRoot
+        self.scratchPath = scratchPath
+        self.sources = sources
+        self.only = only
+    }
+
+    /// The test executable SwiftPM links in `scratchPath` on Linux.
+    public static func testBinary(in scratchPath: URL) -> URL {
+        scratchPath.appendingPathComponent("debug/DispatchWorkbookPackageTests.xctest")
+    }
+
+    /// The test executable, for what only a directly run binary allows (a debugger), or `nil` when
+    /// the tests are started through `swift test`.
+    public var testBinary: URL? { style == .binary ? Self.testBinary(in: scratchPath) : nil }
+
+    /// The settings Package.swift reads, as the build had them.
+    public var buildEnvironment: [String: String] {
+        ["WORKBOOK_SOURCES": sources.rawValue, "WORKBOOK_ONLY": only?.joined(separator: ",") ?? ""]
+    }
+
+    /// The command that runs the Swift Testing tests with `testingArguments` (event stream, filters).
+    public func command(_ testingArguments: [String]) -> (executable: String, arguments: [String], environment: [String: String]) {
+        switch style {
+        case .binary:
+            return (Self.testBinary(in: scratchPath).path, ["--testing-library", "swift-testing"] + testingArguments, [:])
+        case .swiftTest:
+            return ("swift", ["test", "--skip-build", "--disable-xctest", "--sanitize=thread",
+                              "--package-path", packageRoot.path, "--scratch-path", scratchPath.path] + testingArguments,
+                    buildEnvironment)
+        }
+    }
+}
