@@ -187,3 +187,29 @@ struct TestFilterTests {
         #expect(filter == #"Chapter5BuggyCounterTests\.Exercise5_1Tests\/concurrentIncrementsAreExact\(\)(/|$)"#)
     }
 }
+
+@Suite("How tests are started")
+struct TestLaunchTests {
+    let root = URL(fileURLWithPath: "/p"), scratch = URL(fileURLWithPath: "/p/.build-check")
+
+    @Test("the Linux way: the test executable, with Swift Testing's flags")
+    func binary() {
+        let launch = TestLaunch(style: .binary, packageRoot: root, scratchPath: scratch, sources: .exercises, only: nil)
+        let command = launch.command(["--filter", "X"])
+        #expect(command.executable == "/p/.build-check/debug/DispatchWorkbookPackageTests.xctest")
+        #expect(command.arguments == ["--testing-library", "swift-testing", "--filter", "X"])
+        #expect(launch.testBinary != nil)
+    }
+
+    @Test("the macOS way: swift test --skip-build over the same build, with the settings Package.swift read")
+    func swiftTest() {
+        let launch = TestLaunch(style: .swiftTest, packageRoot: root, scratchPath: scratch, sources: .solutions,
+                                only: ["Chapter1", "Chapter5"])
+        let command = launch.command(["--filter", "X"])
+        #expect(command.executable == "swift")
+        #expect(command.arguments == ["test", "--skip-build", "--disable-xctest", "--sanitize=thread",
+                                      "--package-path", "/p", "--scratch-path", "/p/.build-check", "--filter", "X"])
+        #expect(command.environment == ["WORKBOOK_SOURCES": "solutions", "WORKBOOK_ONLY": "Chapter1,Chapter5"])
+        #expect(launch.testBinary == nil)
+    }
+}
