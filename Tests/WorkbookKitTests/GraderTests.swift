@@ -47,7 +47,7 @@ struct GraderTests {
     }
 
     @Test("a bounded wait that ran out: kind hang with the test's sentence")
-    func hang() throws {
+    func boundedWaitRanOut() throws {
         let verdict = try #require(grader.grade(Fixture.items("1.3"), Fixture.run("hang-1.3", .exited(1))).verdicts.first)
         #expect(verdict.kind == .hang)
         #expect(verdict.findings.contains { $0.message.hasPrefix("wait(timeout:)") }, "the marker is stripped, the sentence kept")
