@@ -10,7 +10,7 @@ import WorkbookTestSupport
 @Suite("1.3 CountDownLatch", .gradedUnderTSan)
 struct Exercise1_3Tests {
     static let unbalancedLeave =
-        "libdispatch stops a program that calls `leave()` on a group more often than `enter()` (\"Unbalanced call to dispatch_group_leave()\"), and one that calls `sync` on the serial queue it is already running on. Make sure exactly one `countDown()` — the one whose critical section takes the count from 1 to 0 — calls `leave()`, and that nothing runs the caller's blocks inside your queue."
+        "libdispatch stops a program that calls `leave()` on a group more often than `enter()`, and one that calls `sync` on the serial queue already running it (Apple platforms print \"Unbalanced call to dispatch_group_leave()\" or \"dispatch_sync called on queue already owned by current thread\"; on Linux the process just traps, with no message). Count the calls that can reach `leave()`, and look at what runs inside your queue. The lesson's \"A group, just enough of it\" and \"Running the caller's code inside the queue\" explain both."
 
     @Test("a latch nobody counted down: wait(timeout:) returns .timedOut at its deadline, and changes nothing")
     func closedLatchTimesOut() {
