@@ -285,8 +285,8 @@ struct Exercise2_3Tests {
         if missing.reduce(0, +) > 0 {
             Issue.record("""
                 three loads got \(one.map(\.urls.count)) URLs, expected 100 each: \(missing) missing. \
-                Completion read a list while appends were still waiting on the library's serial queue — \
-                does the group know about that work?
+                Completion read a list while appends were still waiting on the library's serial queue. \
+                Read "Work the group does not know about" in the lesson.
                 """)
         } else {
             #expect(foreign == [0, 0, 0] && one.map(\.urls.count) == [100, 100, 100], """
@@ -332,7 +332,7 @@ struct Exercise2_3Tests {
             recordTimeout("""
                 a second load, started from completion on another thread, did not return within 1 s \
                 while completion waited for it. Is completion called while the library holds its lock \
-                or its queue? Take a copy of the list, let go, then call completion.
+                or its queue? The contract says completion is called with nothing of the library held.
                 """)
             return
         }
