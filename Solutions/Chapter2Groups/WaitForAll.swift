@@ -17,7 +17,8 @@ import Foundation
 //   forgets to call back). That function never called back, so the answer is `false` (at the
 //   deadline or earlier), and the program must not stop: a DispatchGroup must never be released
 //   while it is still entered (Apple platforms trap: "BUG IN CLIENT OF LIBDISPATCH: Group object
-//   deallocated while in use"; on Linux nothing is reported, so no test here can see it).
+//   deallocated while in use"; on Linux the entered group is leaked instead, so no test here can
+//   see it).
 // - Callbacks that come after a timeout change nothing and must not stop the program: the group is
 //   left as it is, and their leave() calls still balance the enter() calls.
 
