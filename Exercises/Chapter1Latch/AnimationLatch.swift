@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 // Exercise 1.2 — the animation latch.
 //
@@ -14,26 +15,25 @@ import Dispatch
 // - `whenZero` may call the block itself (that call does nothing), and other threads may call it
 //   while `whenZero` runs: neither may trap, nor wait for `whenZero` to finish.
 //
-// The article's "ProTip": give `whenZero` a Bool so the latch can be handed straight to an
-// animation's `completion: (Bool) -> Void`. `whenZero(true)` must mean "every animation finished",
-// so it may pass `true` only if every call passed `true`.
+// The article's "ProTip": give the zero block a Bool, so that the latch itself can be passed as an
+// animation's `completion: (Bool) -> Void`. Read `whenZero(true)` as "every animation finished".
 //
-// The bookkeeping below is already safe (a private serial queue). The bug is elsewhere.
+// This starter is the ProTip as a colleague wrote it. They guarded the count with an `NSLock`
+// instead of a queue, and TSan has nothing to say about it. Run `swift run workbook check 1.2` and
+// compare the Bool that `whenZero` receives with the Bools the calls passed.
 
 /// Returns a block that, after `count` calls, runs `whenZero` with `true` only if every call
 /// passed `true`.
 public func makeLatch(count: Int, whenZero: @escaping (Bool) -> Void) -> (Bool) -> Void {
-    let queue = DispatchQueue(label: "workbook.animation-latch")
+    let lock = NSLock()
     var toComplete = count
-    if count == 0 { whenZero(true) }
+    if toComplete == 0 { whenZero(true) }
     return { finished in
-        let reachedZero = queue.sync { () -> Bool in
-            guard toComplete > 0 else { return false }
-            toComplete -= 1
-            return toComplete == 0
-        }
-        if reachedZero {
-            whenZero(finished)
-        }
+        lock.lock()
+        let wasLast = toComplete == 1
+        if toComplete > 0 { toComplete -= 1 }
+        lock.unlock()
+        // The animation that finished last hands its Bool on.
+        if wasLast { whenZero(finished) }
     }
 }

@@ -15,7 +15,7 @@ import Dispatch
 //   `queue`.
 //
 // The group below balances every enter() with a leave(), and yet `completion` can run before a
-// single function has started. Find out where enter() has to go.
+// single function has called back. Run the suite, then read "Where enter() goes" in the lesson.
 
 /// A block with no arguments.
 public typealias Block = () -> Void

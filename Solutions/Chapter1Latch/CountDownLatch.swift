@@ -19,20 +19,41 @@ import Dispatch
 //   the latch is open (submitted at once if it already is; never run on the caller's thread, and
 //   `notify` does not wait for it). A `notify` block may use the latch: `count`, `countDown()`,
 //   `wait`, `notify`.
+// - A latch may be released while still closed. Its `notify` blocks then never run, and they are
+//   released with it. It must not trap on any platform: libdispatch traps when a semaphore is
+//   released with its value below the value it was created with (on Linux too), and when a group
+//   is released while still entered (on Apple platforms, "Group object deallocated while in use").
 
 /// A one-shot gate that opens when `count` calls to `countDown()` have been made.
 ///
-/// Built on a `DispatchGroup` that is entered once and left when the count reaches zero. Unlike a
-/// semaphore, whose every `signal()` lets exactly one `wait()` through, an empty group runs *every*
-/// `notify` block, registered before or after — which is what a latch promises.
+/// Built on a `DispatchGroup` that is entered once and left once: when the count reaches zero, or
+/// when a latch that never opened goes away. Unlike a semaphore, whose every `signal()` lets exactly
+/// one `wait()` through, an empty group submits *every* `notify` block, registered before or after.
 public final class CountDownLatch {
+    /// Set once, by `deinit` of a latch that never opened, before the `leave()` that balances the
+    /// group; the group orders that write before every `notify` block it then submits.
+    private final class Abandoned: @unchecked Sendable {
+        var isSet = false
+    }
+
     private let queue = DispatchQueue(label: "workbook.countdownlatch")
     private let gate = DispatchGroup()
+    private let abandoned = Abandoned()
     private var remaining: Int
 
     public init(count: Int) {
         remaining = max(count, 0)
         if remaining > 0 { gate.enter() }
+    }
+
+    deinit {
+        // Releasing a group that is still entered crashes on Apple platforms. A latch that never
+        // opened balances its group on the way out, and tells the blocks this wakes not to run.
+        let stillClosed = queue.sync { remaining > 0 }
+        if stillClosed {
+            abandoned.isSet = true
+            gate.leave()
+        }
     }
 
     /// Lowers the count by one; opens the latch when it reaches zero. Does nothing at zero.
@@ -51,9 +72,10 @@ public final class CountDownLatch {
 
     /// Blocks until the latch is open or the timeout passes.
     public func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
-        // `gate.wait` must not be called from several threads at once (dispatch/group.h leaves that
-        // undefined), so each waiter gets a semaphore of its own that the open gate signals.
-        // The signal goes through our own queue: a global queue's few threads may all be busy.
+        // dispatch/group.h leaves calling `dispatch_group_wait` on one group from several threads
+        // at once undefined, and a latch has many waiters. So each waiter gets a semaphore of its
+        // own (one signal, one waiter: what a semaphore is for), and the group signals it.
+        // The semaphore starts at 0 and is only ever raised, so releasing it never traps.
         let opened = DispatchSemaphore(value: 0)
         gate.notify(queue: queue) { opened.signal() }
         return opened.wait(timeout: timeout)
@@ -61,6 +83,8 @@ public final class CountDownLatch {
 
     /// Runs `execute` on `queue` once the latch is open (right away if it already is).
     public func notify(queue: DispatchQueue, execute: @escaping () -> Void) {
-        gate.notify(queue: queue, execute: execute)
+        gate.notify(queue: queue) { [abandoned] in
+            if !abandoned.isSet { execute() }
+        }
     }
 }

@@ -40,9 +40,9 @@ struct Exercise1_1Tests {
         if let first = off.first {
             Issue.record("""
                 In \(off.count) of 1 000 rounds whenZero did not run exactly once — e.g. a latch of count \(1 + first % 4) \
-                called once by each of four threads at the same moment ran it \(runs[first]) times. Whether *this* \
-                call took the count to zero must be decided in the same critical section that lowers the count, \
-                not in a second one (another thread can get in between).
+                called once by each of four threads at the same moment ran it \(runs[first]) times. Between the \
+                moment a call lowered the count and the moment it asked "is it zero now?", another call got \
+                in. Read "Decide inside the queue, act outside it" in the lesson.
                 """)
         }
     }

@@ -46,10 +46,9 @@ struct Exercise2_1Tests {
         #expect(startedOnQueue.count == 3, "\(startedOnQueue.count) of 3 functions were started; runAll must start every function, once")
         #expect(startedOnQueue.all.allSatisfy { $0 }, "a function was started on another thread than `queue`; runAll must start every function on `queue`")
         #expect(completions.count == 0, """
-            completion ran although no function had called back yet: when notify(queue:) was called \
-            the group was empty, so it scheduled completion at once. A function must be counted \
-            (enter) before notify is called, not when the queue gets round to starting it — and \
-            counted until it calls back, not until it returns.
+            completion ran although no function had called back yet: when notify(queue:) looked at \
+            the group, its count was zero, so it scheduled completion at once. Ask what the count \
+            was at that moment; read "Where enter() goes" in the lesson.
             """)
 
         held.releaseAll(threads: 3, "calling back 3 functions from 3 threads")
@@ -148,10 +147,12 @@ struct Exercise2_1Tests {
         judgeChild(
             result, "runAll with functions that call back on `queue` itself (before they return, or from a block they send to queue)",
             ifItCrashed: """
-                A block running on `queue` that calls `queue.sync` waits for itself, and libdispatch \
-                stops the program ("dispatch_sync called on queue already owned by current thread"): \
-                here the callbacks come on `queue`. Deliver completion with `queue.async` or \
-                `group.notify(queue:)`. A `leave()` without its `enter()` stops it too.
+                The program stopped while functions called back on `queue` itself. libdispatch traps \
+                when a block running on a serial queue calls `sync` on that same queue (Apple \
+                platforms print "dispatch_sync called on queue already owned by current thread"), \
+                and on a `leave()` that has no `enter()` (Apple: "Unbalanced call to \
+                dispatch_group_leave()"); on Linux the process just stops with SIGILL (x86-64) or \
+                SIGTRAP (arm64). Find the call that waits on, or leaves, more than it should.
                 """)
     }
 }

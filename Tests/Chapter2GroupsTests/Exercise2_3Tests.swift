@@ -159,9 +159,10 @@ struct Exercise2_3Tests {
         judgeChild(
             result, "Loading from sources of which some fail (a failed source still counts as finished: completion must come)",
             ifItCrashed: """
-                libdispatch stops the program on a `leave()` that has no `enter()` ("Unbalanced call \
-                to dispatch_group_leave()"). Follow a failing source through your `done` handler: \
-                every path must call `leave()` exactly once.
+                The program stopped while a source failed. libdispatch traps on a `leave()` that has \
+                no `enter()` (Apple platforms print "Unbalanced call to dispatch_group_leave()"; on \
+                Linux the process just stops with SIGILL on x86-64, SIGTRAP on arm64). Follow a \
+                failing source through your `done` handler and count its leave() calls.
                 """)
     }
 
@@ -284,8 +285,8 @@ struct Exercise2_3Tests {
         if missing.reduce(0, +) > 0 {
             Issue.record("""
                 three loads got \(one.map(\.urls.count)) URLs, expected 100 each: \(missing) missing. \
-                Completion read a list while appends were still waiting on the library's serial queue — \
-                does the group know about that work?
+                Completion read a list while appends were still waiting on the library's serial queue. \
+                Read "Work the group does not know about" in the lesson.
                 """)
         } else {
             #expect(foreign == [0, 0, 0] && one.map(\.urls.count) == [100, 100, 100], """
@@ -331,7 +332,7 @@ struct Exercise2_3Tests {
             recordTimeout("""
                 a second load, started from completion on another thread, did not return within 1 s \
                 while completion waited for it. Is completion called while the library holds its lock \
-                or its queue? Take a copy of the list, let go, then call completion.
+                or its queue? The contract says completion is called with nothing of the library held.
                 """)
             return
         }
@@ -361,7 +362,7 @@ private func deliveryProblem(_ deliveries: [(urls: [URL], onQueue: Bool)], of ex
         return """
             completion got \(delivery.urls.count) URLs, but the sources found \(expected.count): \(missing) \
             missing. Completion read the list while appends were still waiting on the library's serial \
-            queue — does the group know about that work?
+            queue. Read "Work the group does not know about" in the lesson.
             """
     }
     if delivery.urls.count != expected.count {

@@ -8,6 +8,9 @@ import WorkbookTestSupport
 // - true once every function has called back — not before, however the
 //   callbacks come (at once, later, from many threads at once) ............. trueAfterEveryCallback, synchronousAndEmpty
 // - false when the deadline passes first: not before it, and soon after it . falseAtTheTimeout
+// - a callback dropped uncalled: false, by the deadline, nothing stops ...... droppedCallbackIsFalse
+//   (on Apple platforms a group released while entered traps; on Linux it is leaked, silently,
+//   so the lifetime half of that clause is taught in the lesson and cannot be tested here)
 // - an empty list, or callbacks all made already: true at once .............. synchronousAndEmpty
 // - callbacks that come after a timeout change nothing and stop nothing ...... lateCallbacksAreHarmless (exit test)
 
@@ -49,7 +52,7 @@ struct Exercise2_4Tests {
             guard started.wait("waitForAll did not start all 200 functions within 2 s") else { return }
         }
         if call.returned.happens(within: 0.1) {
-            Issue.record("waitForAll returned (\(call.results)) while 200 functions had not called back yet; it must block until they have — count each function until it calls back, not until it returns")
+            Issue.record("waitForAll returned (\(call.results)) while 200 functions had not called back yet; it must block until they have")
             held.releaseAll(threads: 4, "calling back 200 times from 4 threads")
             return
         }
@@ -67,7 +70,8 @@ struct Exercise2_4Tests {
 
         guard call.returned.wait("""
             waitForAll(timeout: 0.3 s from now) had not returned 1.5 s later, while one function never \
-            called back. A wait without a deadline blocks its thread for ever; use the timeout.
+            called back: the calling thread was still blocked. Read "Waiting with a deadline" in \
+            the lesson.
             """, seconds: 1.5) else {
             never.releaseAll(threads: 1, "unblocking the thread left waiting")
             return
@@ -75,6 +79,25 @@ struct Exercise2_4Tests {
         #expect(call.results == [false], "a function never called back, so waitForAll must return false")
         #expect(call.outcome.all.allSatisfy { !$0.early }, "waitForAll returned well before the deadline; it must give the functions until then to call back")
         #expect(call.outcome.all.allSatisfy { !$0.late }, "waitForAll returned more than 0.5 s after its deadline; it must give up at the deadline it was given")
+    }
+
+    @Test("a function that drops its callback without calling it: false, by the deadline")
+    func droppedCallbackIsFalse() {
+        // The callback is released as soon as the function returns, never called.
+        let drops: FunctionWithCallback = { _ in }
+        let deadline = DispatchTime.now() + 0.3
+        let call = WaitCall([fakeWork(.synchronous), drops], timeout: deadline)
+
+        guard call.returned.wait("""
+            waitForAll(timeout: 0.3 s from now) had not returned 1.5 s later, while one function had \
+            dropped its callback without calling it. That function will never call back; read \
+            "Waiting with a deadline" in the lesson.
+            """, seconds: 1.5) else { return }
+        #expect(call.results == [false], """
+            a function released its callback without ever calling it, yet waitForAll returned true: \
+            only functions that called back count as finished.
+            """)
+        #expect(call.outcome.all.allSatisfy { !$0.late }, "waitForAll returned more than 0.5 s after its deadline")
     }
 
     @Test("callbacks made before the functions return, and an empty list: true at once")
@@ -115,9 +138,10 @@ struct Exercise2_4Tests {
         judgeChild(
             result, "Calling back after waitForAll had returned false",
             ifItCrashed: """
-                libdispatch stops the program on a `leave()` that has no `enter()` ("Unbalanced call \
-                to dispatch_group_leave()"). After a timeout the group is left as it is: the late \
-                callbacks still leave() and balance the enter() calls — nobody must leave for them.
+                The program stopped when callbacks arrived after waitForAll had returned false. \
+                libdispatch traps on a `leave()` that has no `enter()` (on Apple platforms it prints \
+                "Unbalanced call to dispatch_group_leave()"; on Linux the process just stops with \
+                SIGILL or SIGTRAP). Count how many leave() calls each enter() gets.
                 """)
     }
 }

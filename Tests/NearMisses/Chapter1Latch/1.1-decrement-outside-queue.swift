@@ -1,4 +1,4 @@
-// near-miss race: The count is lowered outside the serial queue (only the `== 0` check is inside), so callers on several threads write `toComplete` at the same moment and decrements get lost.
+// near-miss race: The count is lowered outside the serial queue (only the `== 0` check is inside), so callers on several threads write `toComplete` with nothing ordering their writes, and decrements get lost.
 import Dispatch
 
 /// Returns a block that runs `whenZero` once it has been called `count` times.

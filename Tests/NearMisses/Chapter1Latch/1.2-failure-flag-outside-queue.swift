@@ -1,4 +1,4 @@
-// near-miss race: Only calls that pass `false` touch the `anyFailed` flag, but they set it outside the queue, so two failed animations on two threads write it at the same moment with nothing ordering them.
+// near-miss race: Only calls that pass `false` touch the `anyFailed` flag, but they set it outside the queue, so two failed animations on two threads write it with nothing ordering the two writes.
 import Dispatch
 
 /// Returns a block that, after `count` calls, runs `whenZero` with `true` only if every call

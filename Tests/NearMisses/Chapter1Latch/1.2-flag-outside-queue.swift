@@ -1,4 +1,4 @@
-// near-miss race: `allFinished` is updated before `queue.sync`, outside the queue, so calls on several threads write it at the same moment — the race from 1.1 is back, and a `false` can be lost.
+// near-miss race: `allFinished` is updated before `queue.sync`, outside the queue, so calls on several threads write it with nothing ordering the writes — the race from 1.1 is back, and a `false` can be lost.
 import Dispatch
 
 /// Returns a block that, after `count` calls, runs `whenZero` with `true` only if every call
