@@ -1,6 +1,8 @@
 import Dispatch
 
-// Exercise 5.3 — the book's reusable helper.
+// Exercise 5.3 — the book's reusable helper, coming from the counter it replaces. (Chapter 2's
+// 2.1 started the functions on `queue` and was about where `enter()` goes; here `runAll` calls them
+// itself, and the question is what a correct hand-made count still misses.)
 //
 // Contract (the tests in Tests/Chapter5BuggyCounterTests/Exercise5_3Tests.swift check each point):
 // - `runAll` calls each function exactly once, itself, on the caller's thread, and returns without
@@ -10,12 +12,13 @@ import Dispatch
 // - `completion` runs exactly once, on `queue`, and only after every function has called back. It
 //   is sent there asynchronously: never called from inside `runAll`, nor with `queue.sync`.
 // - An empty list has nothing to wait for: `completion` is sent to `queue` at once — still once,
-//   still asynchronously.
+//   still asynchronously, exactly as it arrives for a non-empty list (never called inline).
 //
-// Run every function in the list; when each has called back, run `completion` once, on `queue`.
-// An empty list has nothing to wait for, so it completes too.
-//
-// This attempt keeps a count on a serial queue, so the count itself is safe. Is that enough?
+// This attempt is the book's counter with its faults fixed: the count lives on a serial queue (no
+// race), starts at `functions.count` before any function runs (no early zero), and each callback
+// decrements and tests in one block (no double completion). The count is right — yet the tests run
+// out of time. Which list gives the check for zero no chance to run? (Lesson: "A check that only
+// callbacks make".)
 
 /// A block with no arguments.
 public typealias Block = () -> Void

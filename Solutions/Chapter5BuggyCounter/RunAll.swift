@@ -1,6 +1,8 @@
 import Dispatch
 
-// Exercise 5.3 — the book's reusable helper.
+// Exercise 5.3 — the book's reusable helper, coming from the counter it replaces. (Chapter 2's
+// 2.1 started the functions on `queue` and was about where `enter()` goes; here `runAll` calls them
+// itself, and the question is what a correct hand-made count still misses.)
 //
 // Contract (the tests in Tests/Chapter5BuggyCounterTests/Exercise5_3Tests.swift check each point):
 // - `runAll` calls each function exactly once, itself, on the caller's thread, and returns without
@@ -10,7 +12,7 @@ import Dispatch
 // - `completion` runs exactly once, on `queue`, and only after every function has called back. It
 //   is sent there asynchronously: never called from inside `runAll`, nor with `queue.sync`.
 // - An empty list has nothing to wait for: `completion` is sent to `queue` at once — still once,
-//   still asynchronously.
+//   still asynchronously, exactly as it arrives for a non-empty list (never called inline).
 
 /// A block with no arguments.
 public typealias Block = () -> Void

@@ -9,7 +9,7 @@ import WorkbookTestSupport
 @Suite("5.1 HitCounter", .gradedUnderTSan)
 struct Exercise5_1Tests {
     static let trapAdvice =
-        "A trap here usually means `queue.sync` was called from code already running on that same serial queue — for instance `increment()` reading `value` inside its own `queue.sync` — which would wait for itself for ever, so libdispatch stops the program. Inside the block, use `hits` directly."
+        "A trap here usually means `queue.sync` was called from code already running on that same serial queue — for instance `increment()` reading `value` inside its own `queue.sync` — which could never be served, so libdispatch stops the program (on Linux with a bare trap and no message). See the pitfall at the end of Exercise 5.1 in the lesson."
 
     @Test("a new counter is at zero, and each increment() is counted by the time it returns")
     func countsEachIncrementAtOnce() async {
@@ -47,7 +47,7 @@ struct Exercise5_1Tests {
                 }) else { return "the 4 threads calling increment() did not finish" }
                 let total = counter.value.value
                 if total == 4_000 { return nil }
-                return "4 threads × 1 000 increment() calls gave value \(total); it must be 4 000. A hit is lost when two threads both read the old count before either writes: the read, the add and the write must happen in one protected step."
+                return "4 threads × 1 000 increment() calls gave value \(total); it must be 4 000. A hit is lost when two threads both read the old count before either writes, and nothing orders one thread's read-add-write against another's. See \"A counter is shared state\" in the lesson."
             }
         }
         judgeChild(result, "4 threads called increment() 1 000 times each", ifItCrashed: Self.trapAdvice)

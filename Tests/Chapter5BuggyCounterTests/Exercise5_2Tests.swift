@@ -11,7 +11,7 @@ import WorkbookTestSupport
 @Suite("5.2 performAll(times:work:queue:completion:)", .gradedUnderTSan)
 struct Exercise5_2Tests {
     static let trapAdvice =
-        "Two usual causes: `group.leave()` running before its `enter()` (call `enter()` before starting the work — a callback can come before `work` returns), or `queue.sync` onto a queue that is already running the caller (a callback that comes before `work` returns runs inside your loop)."
+        "Two usual causes: `group.leave()` running before its matching `enter()` — a callback can come before `work` returns, while the loop is still running — or `queue.sync` onto a queue that is already running the caller (such a callback runs inside your loop). A loop over `1..<times` traps too when `times` is 0. See the pitfall under \"DispatchGroup\" in the lesson."
 
     @Test("callbacks from four threads at once: completion runs once, on the queue, after all of them")
     func callbacksFromSeveralThreads() {
@@ -29,13 +29,16 @@ struct Exercise5_2Tests {
             return
         }
         let started = probe.started, elsewhere = probe.startedOnOtherThreads
-        #expect(started == 2_000, "performAll started work \(started) times by the time it returned; it must call `work` 2 000 times, before returning")
+        let oneShort = started == 1_999
+            ? ". One short: does the loop's range start at 1? (The book's own group loop does; see \"A third slip, in the book itself\" in the lesson.)"
+            : ""
+        #expect(started == 2_000, Comment(rawValue: "performAll started work \(started) times by the time it returned; it must call `work` 2 000 times, before returning" + oneShort))
         #expect(elsewhere == 0, "\(elsewhere) of 2 000 pieces of work were started on another thread; performAll must call `work` itself, on the caller's thread")
         guard drain(probe.target, "after \(call) returned") else {
             probe.held.releaseAll(threads: 1, "releasing the callbacks the blocked queue waits for")
             return
         }
-        #expect(probe.completions.isEmpty, "completion ran before any work had called back: the count was at zero when it was checked. Count every piece (enter) before it can finish, and ask about zero (notify) once, after the loop.")
+        #expect(probe.completions.isEmpty, "completion ran before any work had called back: the count was at zero when it was checked, although 2 000 pieces were outstanding — the pieces had not been counted yet when zero was asked about. See \"Bug two: zero arrives too early\" and the pitfall under \"DispatchGroup\" in the lesson.")
 
         guard probe.held.releaseAll(threads: 4, "calling back 2 000 times from 4 threads") else { return }
         guard probe.firstCompletion() else {
@@ -163,8 +166,8 @@ struct Exercise5_2Tests {
         #expect(twice == 0, """
             when the two callbacks of performAll(times: 2, …) came at the same moment from two threads, completion ran \
             more than once in \(twice) of \(rounds) calls. Both callbacks saw zero: the decrement and the check for zero \
-            were two separate steps, and the other callback's decrement fell in between. Decrement and test in one \
-            protected step, or let a DispatchGroup do it.
+            were two separate steps, and the other callback's decrement fell in between. See "Bug one: the race" in \
+            the lesson.
             """)
     }
 }

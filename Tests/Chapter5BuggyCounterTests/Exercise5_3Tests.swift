@@ -11,7 +11,7 @@ import WorkbookTestSupport
 @Suite("5.3 runAll(_:queue:completion:)", .gradedUnderTSan)
 struct Exercise5_3Tests {
     static let trapAdvice =
-        "Two usual causes: `group.leave()` running before its `enter()` (call `enter()` before calling the function — it may call back before it returns), or `queue.sync` onto a queue that is already running the caller (a callback that comes before its function returns runs inside your loop, while whatever the loop holds is still held)."
+        "Two usual causes: `group.leave()` running before its matching `enter()` — a function may call back before it returns, while the loop is still running — or `queue.sync` onto a queue that is already running the caller (such a callback runs inside your loop, while whatever the loop holds is still held). See the pitfall under \"DispatchGroup\" in the lesson."
 
     @Test("an empty list completes once, on the queue, after runAll returns")
     func emptyListCompletes() {
@@ -60,8 +60,8 @@ struct Exercise5_3Tests {
             return
         }
         #expect(probe.completions.isEmpty, """
-            completion ran before any function had called back: when `notify` looked, the group was empty. \
-            Call `enter()` for a function before calling it (not in its callback), and call `notify` once, after the loop.
+            completion ran before any function had called back: when zero was asked about, none of the 400 \
+            outstanding functions had been counted yet. See the pitfall under "DispatchGroup" in the lesson.
             """)
 
         guard probe.held.releaseAll(threads: 4, "calling back 400 times from 4 threads") else { return }
@@ -152,8 +152,8 @@ struct Exercise5_3Tests {
         #expect(twice == 0, """
             when the two functions given to runAll called back at the same moment from two threads, completion ran \
             more than once in \(twice) of \(rounds) calls. Both callbacks saw zero: the decrement and the check for zero \
-            were two separate steps, and the other callback's decrement fell in between. Decrement and test in one \
-            protected step, or let a DispatchGroup do it.
+            were two separate steps, and the other callback's decrement fell in between. See "Bug one: the race" in \
+            the lesson.
             """)
     }
 }
