@@ -37,6 +37,8 @@ public final class DownloadLimiter {
     public func run(_ job: @escaping (@escaping () -> Void) -> Void) {
         queue.async { [self] in
             freeSlots.wait()
+            // `done` captures the semaphore itself: it may run after the limiter is gone, and a
+            // semaphore freed with a slot still taken traps.
             job { [freeSlots] in freeSlots.signal() }
         }
     }

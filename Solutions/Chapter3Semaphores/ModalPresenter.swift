@@ -59,7 +59,9 @@ public final class ModalPresenter {
             // modal on screen gives the place back.
             screenIsFree.wait()
             ui.async { [self, screenIsFree] in
-                // Set before presenting: a modal may be dismissed as soon as it is shown.
+                // Set before presenting: a modal may be dismissed as soon as it is shown. It
+                // captures the semaphore, not `self`: a semaphore freed with its place taken traps,
+                // so the modal keeps it alive until it gives the place back.
                 modal.dismissAction = { screenIsFree.signal() }
                 screen.present(modal)
             }

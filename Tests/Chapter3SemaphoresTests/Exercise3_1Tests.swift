@@ -36,7 +36,7 @@ struct Exercise3_1Tests {
 
         let all = Unchecked(modals)
         guard callOnAnotherThread(
-            "present(_:) did not return within 2 s while an earlier modal waited to be dismissed — it must never block its caller; let a private queue do the waiting",
+            "present(_:) did not return within 2 s while an earlier modal waited to be dismissed — it must never block its caller (README: \"Waiting on the caller's thread\" and the pitfall of 3.1)",
             { for modal in all.value { presenter.value.present(modal) } }
         ) else { return }
 
@@ -123,7 +123,7 @@ struct Exercise3_1Tests {
                     returned.fire()
                 }
                 guard returned.happens(within: 2) else {
-                    return childTimedOut("two present(_:) calls made on the UI queue did not return within 2 s — present must never block its caller, and a blocked UI queue is a frozen app; let a private queue do the waiting")
+                    return childTimedOut("two present(_:) calls made on the UI queue did not return within 2 s — present must never block its caller, and a blocked UI queue is a frozen app (README: \"Waiting on the caller's thread\")")
                 }
                 if let early = shownDuringTheCalls.all.first, let first = early.first {
                     return "modal \(first) was shown during the call to present(_:) made on the UI queue. present(_:) only asks for the modal: show it later, in a block of its own on `ui`"

@@ -15,10 +15,15 @@ import WorkbookTestSupport
 // - a completion runs as soon as its answer arrives, not after later requests: oneInFlight
 // - the server may answer before fetchList returns; completions may call fetchAudioList again:
 //     serverAnswersAtOnceAndCompletionsAskAgain
+// - the server may answer on the caller's own queue (an app's main queue):
+//     answersDeliveredOnTheCallersQueue
 // - the service may go away while a request is in flight: releasedWithARequestInFlight
 @Suite("3.2 AudioService — one request in flight", .gradedUnderTSan)
 struct Exercise3_2Tests {
-    static let stuck = "are the requests stuck behind a wait() that nothing signals? A semaphore created with value 0 has no free place: its very first wait() blocks until someone calls signal()"
+    static let stuck = "is a request stuck behind a wait() that nothing will signal? Ask how many free places the semaphore has before the first request, and who calls signal() (README: \"A semaphore counts free places\")"
+
+    /// Said when a call to fetchAudioList did not return: the caller was parked.
+    static let blocked = "callers must never be blocked. A wait() on the caller's thread parks that thread — in an app, the main thread, and with it the UI — until an answer arrives (README: \"Waiting on the caller's thread\")"
 
     /// How long the first request stays in flight in ``oneInFlight()``: longer than a one-second
     /// `wait(timeout:)`, so that one that gives up and sends the next request anyway is caught.
@@ -38,7 +43,7 @@ struct Exercise3_2Tests {
         let answers = Arrivals<(caller: Int, podcasts: [Podcast])>()
 
         guard callOnAnotherThread(
-            "three fetchAudioList(completion:) calls did not return within 2 s — callers must not be blocked; let a private queue do the waiting",
+            "three fetchAudioList(completion:) calls did not return within 2 s — \(Self.blocked)",
             { for caller in 1...3 { service.value.fetchAudioList { answers.append((caller, $0)) } } }
         ) else { return }
         guard answers.wait(for: 3, "fetchAudioList did not call every completion within 2 s — \(Self.stuck)") else { return }
@@ -59,7 +64,7 @@ struct Exercise3_2Tests {
         let answers = Arrivals<(caller: Int, title: String)>()
 
         guard callOnAnotherThread(
-            "three fetchAudioList(completion:) calls did not return within 2 s while the first request waited for its answer — callers must not be blocked; let a private queue do the waiting",
+            "three fetchAudioList(completion:) calls, made from one thread, did not return within 2 s while the first request waited for its answer: the second call was still inside fetchAudioList — \(Self.blocked)",
             { for caller in 1...3 { service.value.fetchAudioList { answers.append((caller, $0.first?.title ?? "nothing")) } } }
         ) else { return }
 
@@ -133,7 +138,7 @@ struct Exercise3_2Tests {
                     let service = Unchecked(keptForever(AudioService(api: api)))
                     let answers = Arrivals<String>()
                     guard finishes({ for caller in 1...3 { service.value.fetchAudioList { answers.append("\(caller): \($0.first?.title ?? "nothing")") } } }) else {
-                        return childTimedOut("three fetchAudioList(completion:) calls did not return within 2 s, the server answering before fetchList returned — callers must not be blocked")
+                        return childTimedOut("three fetchAudioList(completion:) calls did not return within 2 s, the server answering before fetchList returned — \(Self.blocked)")
                     }
                     guard answers.arrived(3) else {
                         return childTimedOut("only \(answers.count) of 3 callers got an answer within 2 s, the server answering before fetchList returned")
@@ -185,6 +190,48 @@ struct Exercise3_2Tests {
             }
         }
         judgeChild(result, "Fetching from a server that answers at once, and from completions", ifItCrashed: Self.syncOntoOwnQueue)
+    }
+
+    // An API that delivers its answers on the main queue, called from the main queue: the second
+    // call comes while the first request is in flight. A call that waits there for the first
+    // answer waits for a block queued behind itself — the queue never gets to it. That stays
+    // stuck for good, so this runs in a child process (an exit test) that is ended after its bound.
+
+    @Test("two calls from the UI queue, the server answering on that same queue: both return at once, both are answered")
+    func answersDeliveredOnTheCallersQueue() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 5) {
+                let ui = TestQueue(label: "workbook.ui")
+                let api = FakeAudioAPI(answers: .later, deliveredOn: ui.queue)
+                let service = Unchecked(keptForever(AudioService(api: api)))
+                let answers = Arrivals<String>()
+                let returned = Arrivals<Int>()
+                // Two taps, both queued on the UI queue before the first answer can be.
+                for tap in 1...2 {
+                    ui.queue.async {
+                        service.value.fetchAudioList { answers.append("\(tap): \($0.first?.title ?? "nothing")") }
+                        returned.append(tap)
+                    }
+                }
+                guard returned.arrived(2) else {
+                    return childTimedOut("only \(returned.count) of 2 fetchAudioList(completion:) calls made on the UI queue returned within 2 s. The second call came while the first request was in flight, and the server delivers its answers on that same UI queue: an answer queued behind a call that waits for it can never run — the UI is frozen for good, a deadlock — \(Self.blocked)")
+                }
+                guard answers.arrived(2) else {
+                    return childTimedOut("both calls returned, but only \(answers.count) of 2 callers got an answer within 2 s, the server delivering its answers on the UI queue the calls were made from")
+                }
+                if answers.all != ["1: Episode 1", "2: Episode 2"] {
+                    return "two calls from the UI queue got \(answers.all); each caller must get its own request's answer, exactly once, in the order of the calls"
+                }
+                if api.mostInFlight != 1 { return "\(api.mostInFlight) requests were in flight at once; at most one may be" }
+                return nil
+            }
+        }
+        judgeChild(result, "Calling fetchAudioList twice from the UI queue, the server answering on that queue",
+                   ifItCrashed: "libdispatch stops a program that calls `sync` onto the serial queue it is already running on — look for a `sync` in fetchAudioList or in the code the answer runs.",
+                   ifItHung: "a wait on the UI queue for an answer that is delivered on the UI queue never ends — \(Self.blocked)")
     }
 
     @Test("the service may go away while a request is in flight: the answer still reaches its caller, without a crash")

@@ -33,7 +33,7 @@ struct Exercise3_3Tests {
         let limiter = Unchecked(keptForever(DownloadLimiter(maxConcurrent: 2)))
 
         guard callOnAnotherThread(
-            "five run(_:) calls did not return within 2 s while every slot was taken — run must not block its caller; let a private queue do the waiting",
+            "five run(_:) calls did not return within 2 s while every slot was taken — run must not block its caller (README: \"Waiting on the caller's thread\")",
             {
                 CallerThread.mark()
                 for id in 1...5 { limiter.value.run(jobs.job(id)) }

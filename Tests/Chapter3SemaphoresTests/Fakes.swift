@@ -8,13 +8,14 @@ import WorkbookTestSupport
 // so that a report always points at the learner's code, and each one lets the test wait for "the
 // n-th thing has happened" with a bound, without consuming anything.
 //
-// Their answers come from private *serial* queues. Those get a thread of their own whenever they
-// need one, while the global concurrent queues (and Swift Testing's own threads, which our blocking
-// tests occupy) are limited to one thread per core: on this 2-core machine, work sent to a global
-// queue can wait a whole second for a thread.
+// Their answers come from private *serial* queues, not from a global queue: on this 2-core machine
+// (Linux x86-64, Swift 6.3.1), while test threads and learner queues sat blocked, a block sent to a
+// global queue was measured waiting up to a second for a worker — libdispatch's pool on Linux grows
+// when workers block, but slowly.
 //
 // One rule shapes them all: a semaphore must not be released while fewer places are free than it
-// was created with — libdispatch traps ("Semaphore object deallocated while in use"). So every
+// was created with — libdispatch traps (on Apple platforms with the message "Semaphore object
+// deallocated while in use"; on Linux x86-64 with a bare SIGILL in `_dispatch_semaphore_dispose`). So every
 // piece of held work is finished before a test ends (`finishAll()` / `answerAll()` in a `defer`),
 // and whatever the fakes call back is called on their own queues, never on the test's thread,
 // so that learner code that blocks cannot block the test.
@@ -193,7 +194,15 @@ final class FakeAudioAPI: Books, AudioAPI, @unchecked Sendable {
     private var peak = 0
     private var waiting: [@Sendable () -> Void] = []
 
-    init(answers style: AnswerStyle) { self.style = style }
+    /// Where later answers are delivered: the fake's own network queue, unless the test gives
+    /// one (the caller's "main" queue, as an API that answers on the main queue does).
+    private let deliveredOn: DispatchQueue?
+    private var delivery: DispatchQueue { deliveredOn ?? network }
+
+    init(answers style: AnswerStyle, deliveredOn queue: DispatchQueue? = nil) {
+        self.style = style
+        self.deliveredOn = queue
+    }
 
     func fetchList(_ completion: @escaping ([Podcast]) -> Void) {
         let completion = Unchecked(completion)
@@ -214,7 +223,7 @@ final class FakeAudioAPI: Books, AudioAPI, @unchecked Sendable {
         }
         switch style {
         case .synchronous: answer()
-        case .later: network.async(execute: answer)
+        case .later: delivery.async(execute: answer)
         case .held: break  // parked above, until the test answers it
         }
     }
@@ -223,7 +232,7 @@ final class FakeAudioAPI: Books, AudioAPI, @unchecked Sendable {
     @discardableResult
     func answerOldest() -> Bool {
         guard let answer = update({ waiting.isEmpty ? nil : waiting.removeFirst() }) else { return false }
-        network.async(execute: answer)
+        delivery.async(execute: answer)
         return true
     }
 
@@ -234,7 +243,7 @@ final class FakeAudioAPI: Books, AudioAPI, @unchecked Sendable {
             defer { waiting = [] }
             return waiting
         }
-        for answer in all { network.async(execute: answer) }
+        for answer in all { delivery.async(execute: answer) }
     }
 
     /// Waits up to `seconds` until `count` requests have reached the server in all.

@@ -1,4 +1,4 @@
-// near-miss race: The list of waiting modals is appended to on the caller's thread, outside the private queue, so two threads presenting at once write it at the same time — a data race that can lose or repeat modals.
+// near-miss race: A count of modals still waiting (for a badge, say) is raised on the callers' threads and lowered on the private queue, with nothing ordering the accesses — a data race that loses updates. (A racy array here, rather than an Int, could also corrupt memory and crash, so this near miss races on a count.)
 import Dispatch
 
 
@@ -19,7 +19,7 @@ public final class ModalPresenter {
     private let ui: DispatchQueue
     private let queue = DispatchQueue(label: "workbook.modal-presenter")
     private let screenIsFree = DispatchSemaphore(value: 1)
-    private var waiting: [ModalPresentable] = []
+    private var pending = 0  // modals asked for and not yet scheduled
 
     public init(screen: ModalScreen, ui: DispatchQueue) {
         self.screen = screen
@@ -27,13 +27,13 @@ public final class ModalPresenter {
     }
 
     public func present(_ modal: ModalPresentable) {
-        waiting.append(modal)  // keep them in the order they were asked for
+        pending += 1
         queue.async { [self] in
             screenIsFree.wait()
-            let next = waiting.removeFirst()
+            pending -= 1
             ui.async { [self, screenIsFree] in
-                next.dismissAction = { screenIsFree.signal() }
-                screen.present(next)
+                modal.dismissAction = { screenIsFree.signal() }
+                screen.present(modal)
             }
         }
     }

@@ -1,6 +1,5 @@
-// near-miss hang: `fetchAudioList` waits for the slot on the caller's thread, as the recipe does, so while a request is in flight every further caller is blocked until its answer arrives — a frozen UI.
+// near-miss hang: The waiting moved to a private queue, but the semaphore starts at 0: there is no free place, the very first `wait()` sleeps, and the only `signal()` is in the answer of a request that is never sent.
 import Dispatch
-
 
 /// An episode in the list the server returns.
 public struct Podcast: Equatable, Sendable {
@@ -20,17 +19,19 @@ public protocol AudioAPI {
 public final class AudioService {
     private let api: AudioAPI
     private let queue = DispatchQueue(label: "workbook.audio-service")
-    private let requestSlot = DispatchSemaphore(value: 1)
+    private let requestSlot = DispatchSemaphore(value: 0)
 
     public init(api: AudioAPI) {
         self.api = api
     }
 
     public func fetchAudioList(completion: @escaping ([Podcast]) -> Void) {
-        requestSlot.wait()
-        api.fetchList { [requestSlot] podcasts in
-            requestSlot.signal()
-            completion(podcasts)
+        queue.async { [self] in
+            requestSlot.wait()
+            api.fetchList { [requestSlot] podcasts in
+                requestSlot.signal()
+                completion(podcasts)
+            }
         }
     }
 }
