@@ -131,6 +131,58 @@ struct Exercise4_3Tests {
         judgeChild(result, "A writer and a reader taking turns", ifItCrashed: Self.syncInsideSync, ifItHung: Self.waitsForItself)
     }
 
+    @Test("reads arriving from GCD work items while a write waits: all of them finish")
+    func readsFromWorkItemsBehindAWrite() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 5) {
+                let cache = Unchecked(SettingsCache())
+                // A design without the starter's `queue` cannot be set up this way; the other tests
+                // still judge it.
+                guard let queue = queueProperty(of: cache.value) else { return nil }
+                cache.value.setValue("old", forKey: "mode")
+                guard cache.value.value(forKey: "mode") == "old" else { return "a read right after a write did not see it" }
+                // 1. The test's own read holds the cache's queue, so the next write has to wait.
+                let release = Signal()
+                guard occupy(queue, until: release) else { return "a read the test put on the cache's queue did not start within 2 s" }
+                // 2. A write arrives from a thread of the test. It may return at once or wait for
+                //    the read; either way, nothing else writes while the readers below run.
+                let wrote = Signal()
+                startThread {
+                    cache.value.setValue("new", forKey: "mode")
+                    wrote.fire()
+                }
+                _ = wrote.happens(within: 0.2)
+                // 3. Forty reads arrive as GCD work items, as they would from an app's own queues.
+                //    Each one takes a worker thread of libdispatch's pool and waits there, in
+                //    `value(forKey:)`, behind the write.
+                let readers = DispatchQueue(label: "workbook.test.readers", attributes: .concurrent)
+                let group = DispatchGroup()
+                let seen = Tally<String?>()
+                for _ in 0..<40 {
+                    readers.async(group: group) { seen.append(cache.value.value(forKey: "mode")) }
+                }
+                // Not a synchronization of the code under test: time for the readers to reach it.
+                Thread.sleep(forTimeInterval: 0.1)
+                // 4. The queue is free: the write, then every read, must now be able to run.
+                release.fire()
+                guard group.wait(timeout: .now() + 2) == .success else {
+                    return childTimedOut("40 reads sent from GCD work items were still waiting 2 s after the cache's queue became free. They hold the pool's worker threads while they wait behind the write; a write that needs a worker of its own to run cannot start, and on Linux the pool grows by about one thread a second. Read \"Blocked workers\" in the chapter's README.")
+                }
+                guard wrote.happens(within: 1) else {
+                    return childTimedOut("setValue did not return within 1 s after the reads behind it had finished")
+                }
+                if let odd = seen.all.first(where: { $0 != "old" && $0 != "new" }) {
+                    return "a read returned \(odd ?? "nil"); only \"old\" and \"new\" were ever stored"
+                }
+                return nil
+            }
+        }
+        judgeChild(result, "Forty reads from GCD work items behind a waiting write", ifItCrashed: Self.syncInsideSync, ifItHung: Self.waitsForItself)
+    }
+
     @Test("two threads write at once: every key keeps its last value")
     func twoWritersAtOnce() async {
         let result = await #expect(

@@ -1,4 +1,4 @@
-// alternative: writes as `queue.sync(flags: .barrier)` — the writer waits until its write is done; reads still run side by side.
+// alternative: writes as `queue.sync(flags: .barrier)` — the reference design: the write runs on the caller's own thread, so it needs no free worker of the pool; reads still run side by side.
 import Dispatch
 
 /// A thread-safe dictionary of settings, read often and written rarely.

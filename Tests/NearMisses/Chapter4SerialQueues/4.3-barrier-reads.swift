@@ -15,6 +15,6 @@ public final class SettingsCache {
 
     /// Stores `value` for `key`; `nil` removes the key.
     public func setValue(_ value: String?, forKey key: String) {
-        queue.async(flags: .barrier) { self.storage[key] = value }
+        queue.sync(flags: .barrier) { storage[key] = value }
     }
 }

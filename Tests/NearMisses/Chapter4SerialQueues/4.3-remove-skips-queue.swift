@@ -19,6 +19,6 @@ public final class SettingsCache {
             storage.removeValue(forKey: key)
             return
         }
-        queue.async(flags: .barrier) { self.storage[key] = value }
+        queue.sync(flags: .barrier) { storage[key] = value }
     }
 }

@@ -15,6 +15,6 @@ public final class SettingsCache {
 
     /// Stores `value` for `key`; `nil` removes the key.
     public func setValue(_ value: String?, forKey key: String) {
-        queue.async { self.storage[key] = value }
+        queue.sync { storage[key] = value }
     }
 }
