@@ -81,7 +81,7 @@ public struct Builder: Sendable {
                         + (summary.isEmpty ? Grader.tail(of: result.output, lines: 30) : summary))
             }
             for item in newlyBroken {
-                progress("\(item.chapter.shortName) does not compile; grading the other chapters without it.")
+                progress("Chapter \(item.chapter.number) does not compile; grading the other chapters without it.")
             }
             broken += newlyBroken
             remaining.removeAll { chapter in newlyBroken.contains { $0.chapter.name == chapter.name } }

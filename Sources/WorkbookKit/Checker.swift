@@ -31,8 +31,10 @@ public struct Checker: Sendable {
             return result
         }
         for (chapter, errors) in build.broken {
+            let missing = chapter.exercises.first { !FileManager.default.fileExists(atPath: workbook.exerciseFile(chapter, $0).path) }
             for index in results.indices where results[index].chapter.name == chapter.name {
                 results[index].compileErrors = errors
+                results[index].missing = missing
             }
         }
         let runnable = items.filter { item in build.built.contains { $0.name == item.chapter.name } }
@@ -60,6 +62,9 @@ public struct CheckReport: Sendable {
         public var exercise: Exercise
         /// Set when the exercise's chapter does not compile.
         public var compileErrors: [CompilerError]?
+        /// An exercise of this chapter (maybe this one) whose file is missing from `Exercises/`: the
+        /// reason its chapter cannot compile, said as such.
+        public var missing: Exercise?
         /// The verdict of each run.
         public var runs: [ExerciseVerdict] = []
         /// Known anti-patterns in the learner's file (warnings beside the verdict, never the verdict).
@@ -97,6 +102,14 @@ public struct CheckReport: Sendable {
 
         /// The findings a learner reads, for a chapter that does not compile too.
         public var findings: [Finding] {
+            if let missing, let errors = compileErrors {
+                let file = "\(SourceSet.exercises.folder)/\(chapter.name)/\(missing.file)"
+                let message = missing == exercise
+                    ? "\(file) is missing. `workbook reset \(missing.id)` brings the starter back (a copy of anything it replaces goes to .workbook-backups/)."
+                    : "Chapter \(chapter.number) cannot compile while \(file) (exercise \(missing.id)) is missing; `workbook reset \(missing.id)` brings its starter back."
+                return [Finding(kind: .compile, message: message, file: file,
+                                detail: errors.prefix(3).map { "\(relativePath($0.file)):\($0.line): \($0.message)" }.joined(separator: "\n"))]
+            }
             if let errors = compileErrors {
                 let own = errors.filter { $0.file.hasSuffix("/" + exercise.file) }
                 let shown = (own.isEmpty ? errors : own).prefix(3)

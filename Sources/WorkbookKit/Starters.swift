@@ -28,8 +28,8 @@ public struct Starters: Sendable {
     public enum Outcome: Sendable, Equatable {
         /// The file already was the starter; nothing changed.
         case unchanged
-        /// Restored; the learner's version was saved at this path.
-        case restored(backup: URL)
+        /// Restored; the learner's version was saved at this path (`nil`: the file was missing).
+        case restored(backup: URL?)
     }
 
     /// Saves the learner's file to a timestamped backup, then writes the starter over it.
@@ -50,7 +50,7 @@ public struct Starters: Sendable {
             }
         }
         try starter.write(to: file, options: .atomic)
-        return .restored(backup: backup)
+        return .restored(backup: current == nil ? nil : backup)
     }
 
     static func stamp(_ date: Date) -> String {

@@ -131,8 +131,10 @@ extension Command {
                 switch try starters.reset(item.chapter, item.exercise, commit: commit) {
                 case .unchanged:
                     print("\(item.exercise.id): \(item.exercise.file) already is the starter; nothing changed.")
-                case let .restored(backup):
+                case let .restored(backup?):
                     print("\(item.exercise.id): restored the starter of \(item.exercise.file). Your version is saved at \(relativeToRoot(backup, context.workbook)).")
+                case .restored(nil):
+                    print("\(item.exercise.id): \(item.exercise.file) was missing; the starter is back.")
                 }
                 context.state.done.remove(item.exercise.id)
             }

@@ -213,3 +213,26 @@ struct TestLaunchTests {
         #expect(launch.testBinary == nil)
     }
 }
+
+@Suite("A missing exercise file")
+struct MissingFileTests {
+    @Test("is named as missing, with reset as the way back — for its exercise and for the rest of its chapter")
+    func missingFile() throws {
+        let chapter = try #require(Fixture.workbook.chapters.first)
+        let gone = chapter.exercises[0], other = chapter.exercises[1]
+        let error = CompilerError(file: "/x/Tests/\(chapter.testModule)/\(gone.suite).swift", line: 3, column: 1,
+                                  message: "cannot find '\(gone.file)' in scope")
+        var own = CheckReport.Result(chapter: chapter, exercise: gone)
+        own.compileErrors = [error]
+        own.missing = gone
+        #expect(own.kind == .compile)
+        #expect(own.findings.count == 1)
+        #expect(own.findings[0].message.contains("\(gone.file) is missing"))
+        #expect(own.findings[0].message.contains("workbook reset \(gone.id)"))
+        var neighbour = CheckReport.Result(chapter: chapter, exercise: other)
+        neighbour.compileErrors = [error]
+        neighbour.missing = gone
+        #expect(neighbour.findings[0].message.contains("cannot compile while"))
+        #expect(neighbour.findings[0].message.contains("workbook reset \(gone.id)"))
+    }
+}

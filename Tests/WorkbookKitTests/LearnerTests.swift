@@ -113,7 +113,7 @@ struct LearnerTests {
         try "let mine = 2 // an hour of work\n".write(to: file, atomically: true, encoding: .utf8)
         // The learner commits their work: reset still restores the starter of the recorded commit.
         try git(root, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-qam", "mine")
-        guard case let .restored(backup) = try starters.reset(chapter, exercise, commit: commit) else {
+        guard case let .restored(backup?) = try starters.reset(chapter, exercise, commit: commit) else {
             Issue.record("the file was not restored")
             return
         }
@@ -123,6 +123,11 @@ struct LearnerTests {
         #expect(throws: WorkbookError.self) {
             try starters.reset(chapter, exercise, commit: String(repeating: "0", count: 40))
         }
+
+        // A missing file comes back, with no backup to make.
+        try FileManager.default.removeItem(at: file)
+        #expect(try starters.reset(chapter, exercise, commit: commit) == .restored(backup: nil))
+        #expect(try String(contentsOf: file, encoding: .utf8) == "let starter = 1\n")
 
         // Edits outside Exercises/ are named; edits inside are the learner's own business.
         #expect(starters.frozenChanges(since: commit).isEmpty)
