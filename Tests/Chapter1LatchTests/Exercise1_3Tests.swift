@@ -363,7 +363,7 @@ struct Exercise1_3Tests {
                         latch.notify(queue: target.queue) { opened.append(round) }
                     }
                 }) != nil else { return childTimedOut("registering 500 notify blocks did not return within 2 s") }
-                if let problem = roundsProblem(rounds: rounds, "four threads counting down 500 latches, one round per latch", { _, round in
+                if let problem = spinningRoundsProblem(rounds: rounds, "four threads counting down 500 latches, one round per latch", { _, round in
                     latches.value[round].countDown()
                 }) { return childTimedOut(problem) }
                 guard within(2, { target.queue.sync {} }) != nil else { return childTimedOut("the notify queue stayed busy") }

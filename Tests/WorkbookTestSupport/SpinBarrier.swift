@@ -9,7 +9,8 @@ import Synchronization
 /// really meet in the gap between the two. A semaphore between rounds is far too slow for that: the
 /// threads it releases wake tens of microseconds apart, long after a short critical section is
 /// over, and some runs then show no collision at all. Spinning threads leave together. Each spin
-/// yields the processor, so that more threads than cores still all arrive.
+/// yields the processor, and a long wait sleeps between looks, so that more threads than free
+/// cores still all arrive.
 ///
 /// It gives up waiting (for good) after a second, or once ``stop()`` is called, so that a thread stuck
 /// in learner code cannot make the others spin for ever; the caller's own bound then reports it.
@@ -36,7 +37,9 @@ public final class SpinBarrier: Sendable {
             if spins % 1_024 == 0 && DispatchTime.now() > deadline {
                 gaveUp.store(true, ordering: .relaxed)
             }
-            sched_yield()
+            // Spin briefly; then, on a busy machine (fewer free cores than parties), sleep a little
+            // between looks so that the parties still to arrive get a processor.
+            if spins < 2_048 { sched_yield() } else { usleep(20) }
         }
     }
 
