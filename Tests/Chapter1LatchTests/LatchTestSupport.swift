@@ -128,40 +128,13 @@ func spinningRoundsProblem(
     return nil
 }
 
-/// For a child process: calls `body` on a new thread and waits for it at most `seconds`; `nil` if it
-/// did not return in time (nothing is recorded — a child says what went wrong by returning a sentence).
-func within<Result>(_ seconds: Double, _ body: @escaping @Sendable () -> Result) -> Result? {
-    let box = Tally<Unchecked<Result>>()
-    let returned = Signal()
-    startThread {
-        box.append(Unchecked(body()))
-        returned.fire()
-    }
-    guard returned.happens(within: seconds) else { return nil }
-    return box.all.first?.value
-}
-
 /// `runConcurrently` for a child process: `threads` gated threads, each calling `body` `iterations`
 /// times; returns a "Timed out: …" sentence if they do not all finish within `seconds`, else `nil`.
 func gatedProblem(
     threads: Int = 4, iterations: Int, _ what: String, seconds: Double = 5,
     _ body: @escaping @Sendable (_ thread: Int, _ iteration: Int) -> Void
 ) -> String? {
-    let arrived = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
-    for index in 0..<threads {
-        let thread = Thread {
-            arrived.signal()
-            go.wait()
-            for iteration in 0..<iterations { body(index, iteration) }
-            finished.signal()
-        }
-        thread.stackSize = 1 << 20
-        thread.start()
-    }
-    for _ in 0..<threads { arrived.wait() }
-    for _ in 0..<threads { go.signal() }
-    let deadline = DispatchTime.now() + seconds
-    for _ in 0..<threads where finished.wait(timeout: deadline) == .timedOut {
+    guard gatedThreads(threads: threads, iterations: iterations, seconds: seconds, body) else {
         return childTimedOut("\(what) — the \(threads) threads did not all finish within \(Int(seconds)) s; a call blocked (a wait nobody signals, or `sync` onto a queue already running).")
     }
     return nil

@@ -23,7 +23,7 @@ func settle(
     let drained = Signal()
     target.queue.async { target.queue.async { drained.fire() } }
     return drained.wait(
-        "\(what): the queue was still busy \(formatted(seconds)) later. Something blocks it — a `wait()` inside a block running on that queue?",
+        "\(what): the queue was still busy \(formatSeconds(seconds)) later. Something blocks it — a `wait()` inside a block running on that queue?",
         seconds: seconds, sourceLocation: sourceLocation)
 }
 
@@ -69,10 +69,6 @@ func callLoad(
 func answer(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: @escaping () -> Void) -> Bool {
     let call = Unchecked(body)
     return bounded(what, sourceLocation: sourceLocation) { call.value() } != nil
-}
-
-private func formatted(_ seconds: Double) -> String {
-    seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
 }
 
 /// A flag one thread raises and another polls, without ordering anything else between them: the

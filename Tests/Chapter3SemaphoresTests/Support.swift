@@ -44,42 +44,6 @@ func releasedWhileTaken(_ object: String, _ callback: String) -> String {
 
 // MARK: - Bounded calls that record nothing (for exit tests' children)
 
-/// Calls `body` on a new thread and tells whether it returned within `seconds`. Records nothing:
-/// for exit tests, whose children report through the sentence they return.
-func finishes(within seconds: Double = 2, _ body: @escaping @Sendable () -> Void) -> Bool {
-    let returned = Signal()
-    startThread {
-        body()
-        returned.fire()
-    }
-    return returned.happens(within: seconds)
-}
-
-/// ``runConcurrently(threads:iterations:_:seconds:sourceLocation:_:)`` without recording anything:
-/// `threads` gated threads each call `body` `iterations` times; tells whether they all finished
-/// within `seconds`.
-func gatedThreads(
-    threads: Int = 4, iterations: Int, seconds: Double = 5,
-    _ body: @escaping @Sendable (_ thread: Int, _ iteration: Int) -> Void
-) -> Bool {
-    let arrived = DispatchSemaphore(value: 0)
-    let go = DispatchSemaphore(value: 0)
-    let finished = DispatchSemaphore(value: 0)
-    for index in 0..<threads {
-        startThread {
-            arrived.signal()
-            go.wait()
-            for iteration in 0..<iterations { body(index, iteration) }
-            finished.signal()
-        }
-    }
-    for _ in 0..<threads { arrived.wait() }
-    for _ in 0..<threads { go.signal() }
-    let deadline = DispatchTime.now() + seconds
-    for _ in 0..<threads where finished.wait(timeout: deadline) == .timedOut { return false }
-    return true
-}
-
 /// Waits up to `seconds` for `isTrue` to hold, polling; tells whether it does.
 func eventually(within seconds: Double = 2, _ isTrue: () -> Bool) -> Bool {
     let deadline = Date(timeIntervalSinceNow: seconds)

@@ -56,10 +56,6 @@ final class QueueHold: Sendable {
     func release() { gate.signal() }
 }
 
-func formatSeconds(_ seconds: Double) -> String {
-    seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
-}
-
 // MARK: - Fake work that is watched
 
 /// Fake work for `performAll` and `runAll` that records on which thread each piece was started,

@@ -36,3 +36,21 @@ public func bounded<Result>(
     }
     return box.all.first?.value
 }
+
+/// For a child process: calls `body` on a new thread and waits for it at most `seconds`; `nil` if it
+/// did not return in time. Records nothing — a child says what went wrong by the sentence it returns.
+public func within<Result>(_ seconds: Double, _ body: @escaping @Sendable () -> Result) -> Result? {
+    let box = Tally<Unchecked<Result>>()
+    let returned = Signal()
+    startThread {
+        box.append(Unchecked(body()))
+        returned.fire()
+    }
+    guard returned.happens(within: seconds) else { return nil }
+    return box.all.first?.value
+}
+
+/// ``within(_:_:)`` for a call that returns nothing: whether it returned within `seconds`.
+public func finishes(within seconds: Double = 2, _ body: @escaping @Sendable () -> Void) -> Bool {
+    within(seconds, body) != nil
+}

@@ -20,32 +20,41 @@ public func runConcurrently(
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable (_ thread: Int, _ iteration: Int) -> Void
 ) -> Bool {
-    let arrived = DispatchSemaphore(value: 0)
-    let go = DispatchSemaphore(value: 0)
-    let finished = DispatchSemaphore(value: 0)
-
-    for index in 0..<threads {
-        let thread = Thread {
-            arrived.signal()
-            go.wait()
-            for iteration in 0..<iterations { body(index, iteration) }
-            finished.signal()
-        }
-        thread.stackSize = 1 << 20
-        thread.start()
-    }
-    // The gate: nobody starts until every thread is ready to.
-    for _ in 0..<threads { arrived.wait() }
-    for _ in 0..<threads { go.signal() }
-
-    let deadline = DispatchTime.now() + seconds
-    for _ in 0..<threads where finished.wait(timeout: deadline) == .timedOut {
+    guard gatedThreads(threads: threads, iterations: iterations, seconds: seconds, body) else {
         recordTimeout(
             "\(what) — the \(threads) test threads did not all finish within \(formatSeconds(seconds)); "
                 + "something they call blocks (a wait nobody signals, or `sync` onto the queue already running).",
             sourceLocation: sourceLocation)
         return false
     }
+    return true
+}
+
+/// ``runConcurrently(threads:iterations:_:seconds:sourceLocation:_:)`` without recording anything,
+/// for exit tests' children, which report through the sentence they return: tells whether the
+/// gated threads all finished within `seconds`.
+public func gatedThreads(
+    threads: Int = 4, iterations: Int, seconds: Double = 5,
+    _ body: @escaping @Sendable (_ thread: Int, _ iteration: Int) -> Void
+) -> Bool {
+    let arrived = DispatchSemaphore(value: 0)
+    let go = DispatchSemaphore(value: 0)
+    let finished = DispatchSemaphore(value: 0)
+
+    for index in 0..<threads {
+        startThread {
+            arrived.signal()
+            go.wait()
+            for iteration in 0..<iterations { body(index, iteration) }
+            finished.signal()
+        }
+    }
+    // The gate: nobody starts until every thread is ready to.
+    for _ in 0..<threads { arrived.wait() }
+    for _ in 0..<threads { go.signal() }
+
+    let deadline = DispatchTime.now() + seconds
+    for _ in 0..<threads where finished.wait(timeout: deadline) == .timedOut { return false }
     return true
 }
 
@@ -56,6 +65,7 @@ public func startThread(_ body: @escaping @Sendable () -> Void) {
     thread.start()
 }
 
-func formatSeconds(_ seconds: Double) -> String {
+/// "2 s", "0.5 s": a bound, as the failure messages say it.
+public func formatSeconds(_ seconds: Double) -> String {
     seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
 }
