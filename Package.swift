@@ -51,6 +51,11 @@ var targets: [Target] = [
         swiftSettings: tsanCompile
     ),
     .testTarget(
+        name: "WorkbookCLITests",
+        dependencies: ["workbook"],
+        path: "Tests/WorkbookCLITests"
+    ),
+    .testTarget(
         name: "WorkbookKitTests",
         dependencies: ["WorkbookKit"],
         path: "Tests/WorkbookKitTests",

@@ -1,8 +1,11 @@
 import Foundation
 
 extension CheckReport {
-    /// The learner's view: per chapter and exercise ✔ or ✘ with the reason in plain words.
-    public func rendered(style: Style, verbose: Bool, workbook: Workbook) -> String {
+    /// The learner's view: per chapter and exercise ✔ or ✘ with the reason in plain words, wrapped
+    /// at `width` columns. Exercises for which `inFull` is false get their first line only.
+    public func rendered(style: Style, verbose: Bool, workbook: Workbook, width: Int = 100,
+                         inFull: (Result) -> Bool = { _ in true }) -> String {
+        func wrap(_ text: String, indent: String = "") -> String { WorkbookKit.wrap(text, indent: indent, width: width) }
         var lines: [String] = []
         var chapterNumber = -1
         for result in results {
@@ -12,7 +15,7 @@ extension CheckReport {
                 lines.append(style.bold("Chapter \(result.chapter.number) — \(result.chapter.title)"))
             }
             let exercise = result.exercise
-            let file = "Exercises/\(result.chapter.name)/\(exercise.file)"
+            let file = Layout.exerciseFile(result.chapter, exercise)
             func addNotesAndWarnings() {
                 for note in result.notes { lines.append(wrap("note: " + note, indent: "      ")) }
                 for warning in result.warnings {
@@ -23,11 +26,12 @@ extension CheckReport {
             if result.passed {
                 let times = runs > 1 ? " (\(runs) of \(runs) runs)" : ""
                 lines.append("  \(style.pass) \(exercise.id) \(exercise.title)\(times)")
-                addNotesAndWarnings()
+                if inFull(result) { addNotesAndWarnings() }
                 continue
             }
             let kind = result.kind?.label ?? "failed"
             lines.append("  \(style.fail) \(exercise.id) \(exercise.title) — \(style.red(kind))")
+            guard inFull(result) else { continue }
             if runs > 1 && result.compileErrors == nil {
                 let outcome = result.failuresByKind.map { "\($0.0.label) \($0.1)" }.joined(separator: ", ")
                 let failed = result.runs.filter { !$0.passed }.count
@@ -55,7 +59,7 @@ extension CheckReport {
                 lines.append(style.dim("      … and \(findings.count - 3) more (--verbose shows all, with the raw reports)"))
             }
             addNotesAndWarnings()
-            lines.append("      " + style.dim("edit \(file) · read Exercises/\(result.chapter.name)/README.md · `workbook hint \(exercise.id)`"))
+            lines.append(style.dim(wrap("edit \(file) · read \(Layout.lesson(result.chapter)) · `workbook hint \(exercise.id)`", indent: "      ")))
         }
         let passing = results.filter(\.passed).count
         lines.append("")

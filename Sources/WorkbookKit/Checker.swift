@@ -11,7 +11,7 @@ public struct Checker: Sendable {
         self.workbook = workbook
         // WORKBOOK_CHECK_SCRATCH moves the build elsewhere (the benchmark uses it for cold builds).
         let fromEnvironment = ProcessInfo.processInfo.environment["WORKBOOK_CHECK_SCRATCH"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-        self.scratchPath = scratchPath ?? fromEnvironment ?? workbook.root.appendingPathComponent(".build-check")
+        self.scratchPath = scratchPath ?? fromEnvironment ?? workbook.layout.url(Layout.scratch(.check))
         self.progress = progress
     }
 
@@ -103,12 +103,12 @@ public struct CheckReport: Sendable {
         /// The findings a learner reads, for a chapter that does not compile too.
         public var findings: [Finding] {
             if let missing, let errors = compileErrors {
-                let file = "\(SourceSet.exercises.folder)/\(chapter.name)/\(missing.file)"
+                let file = Layout.exerciseFile(chapter, missing)
                 let message = missing == exercise
-                    ? "\(file) is missing. `workbook reset \(missing.id)` brings the starter back (a copy of anything it replaces goes to .workbook-backups/)."
+                    ? "\(file) is missing. `workbook reset \(missing.id)` brings the starter back (a copy of anything it replaces goes to \(Layout.backupsFolder)/)."
                     : "Chapter \(chapter.number) cannot compile while \(file) (exercise \(missing.id)) is missing; `workbook reset \(missing.id)` brings its starter back."
                 return [Finding(kind: .compile, message: message, file: file,
-                                detail: errors.prefix(3).map { "\(relativePath($0.file)):\($0.line): \($0.message)" }.joined(separator: "\n"))]
+                                detail: errors.prefix(3).map { "\(Layout.trimmed($0.file)):\($0.line): \($0.message)" }.joined(separator: "\n"))]
             }
             if let errors = compileErrors {
                 let own = errors.filter { $0.file.hasSuffix("/" + exercise.file) }
@@ -118,7 +118,7 @@ public struct CheckReport: Sendable {
                             message: own.isEmpty && !error.file.hasSuffix("/" + exercise.file)
                                 ? "Chapter \(chapter.number) does not compile, so none of its exercises can run: \(error.message) (in \((error.file as NSString).lastPathComponent))"
                                 : error.message,
-                            file: relativePath(error.file), line: error.line)
+                            file: Layout.trimmed(error.file), line: error.line)
                 }
             }
             return failingRun?.findings ?? []
@@ -133,12 +133,3 @@ public struct CheckReport: Sendable {
     public var passed: Bool { results.allSatisfy(\.passed) }
 }
 
-/// `/…/Exercises/Chapter1Latch/X.swift` → `Exercises/Chapter1Latch/X.swift`.
-func relativePath(_ path: String) -> String {
-    for folder in ["/Exercises/", "/Solutions/", "/Tests/", "/Sources/"] {
-        if let range = path.range(of: folder, options: .backwards) {
-            return String(folder.dropFirst()) + path[range.upperBound...]
-        }
-    }
-    return path
-}

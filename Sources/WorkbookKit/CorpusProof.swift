@@ -63,7 +63,7 @@ public struct CorpusProof: Sendable {
     public func run() throws -> [Outcome] {
         var outcomes = entries.map { Outcome(entry: $0) }
         guard !entries.isEmpty else { return outcomes }
-        let base = workbook.root.appendingPathComponent(".build-selftest-corpus")
+        let base = workbook.layout.url(Layout.scratch(.selftestCorpus))
         let mirror = PackageMirror(source: workbook.root, copy: base.appendingPathComponent("package"))
         try mirror.sync()
         let copied = try Workbook(root: mirror.copy)
@@ -74,7 +74,7 @@ public struct CorpusProof: Sendable {
             // Every exercise file is its solution, but for this round's entries.
             for (chapter, exercise) in copied.allExercises {
                 let entry = round.first { $0.chapter == chapter.name && $0.exerciseID == exercise.id }
-                try mirror.swap("Exercises/\(chapter.name)/\(exercise.file)",
+                try mirror.swap(Layout.exerciseFile(chapter, exercise),
                                 with: entry?.file ?? workbook.solutionFile(chapter, exercise))
             }
             let build = try Builder(workbook: copied, sources: .exercises,

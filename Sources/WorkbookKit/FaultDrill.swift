@@ -31,15 +31,15 @@ public struct FaultDrill: Sendable {
             return [Outcome(fault: "fault drill", expected: "Chapters 1, 2 and 5", actual: "missing", held: false)]
         }
         let other = workbook.chapters.first { ![1, 2, 5].contains($0.number) }
-        let copy = workbook.root.appendingPathComponent(".build-selftest-drill/package")
+        let copy = workbook.layout.url(Layout.scratch(.selftestDrill)).appendingPathComponent("package")
         let mirror = PackageMirror(source: workbook.root, copy: copy)
         try mirror.sync()
 
-        let drill = workbook.root.appendingPathComponent("Tests/WorkbookKitTests/Fixtures/drill")
+        let drill = workbook.layout.url(Layout.drillFixtures)
         func swap(_ fixture: String?, over chapter: Chapter, _ exercise: Exercise) throws {
             let source = fixture.map { drill.appendingPathComponent($0) }
                 ?? workbook.solutionFile(chapter, exercise)
-            try mirror.swap("Exercises/\(chapter.name)/\(exercise.file)", with: source)
+            try mirror.swap(Layout.exerciseFile(chapter, exercise), with: source)
         }
         try swap(nil, over: one, one.exercises[0])
         try swap("Trap.swift", over: five, five.exercises[0])
@@ -51,7 +51,7 @@ public struct FaultDrill: Sendable {
         let copied = try Workbook(root: copy)
         let chapters = copied.chapters.filter { [1, 2, 5, other?.number].contains($0.number) }
         progress("Fault drill: grading a copy with a solution, a trap, an endless loop, a blocked caller, a flood of fake output\(other.map { " and a compile error in \($0.shortName)" } ?? "")…")
-        let scratch = workbook.root.appendingPathComponent(".build-selftest-drill/build")
+        let scratch = workbook.layout.url(Layout.scratch(.selftestDrill)).appendingPathComponent("build")
         let report = try Checker(workbook: copied, scratchPath: scratch)
             .check(chapters.flatMap { chapter in chapter.exercises.map { (chapter: chapter, exercise: $0) } })
 
@@ -143,7 +143,7 @@ public struct FaultDrill: Sendable {
             Outcome(fault: fault, expected: "exit 130", actual: actual, held: actual == "exit 130")
         }
         #if os(Linux)
-        let scratch = workbook.root.appendingPathComponent(".build-selftest-drill/build")
+        let scratch = workbook.layout.url(Layout.scratch(.selftestDrill)).appendingPathComponent("build")
         let binary = scratch.appendingPathComponent("debug/DispatchWorkbookPackageTests.xctest").path
         let process = Process()
         process.executableURL = executable
@@ -175,7 +175,7 @@ public struct FaultDrill: Sendable {
         let leftBehind = Self.processes(running: binary)
         guard leftBehind.isEmpty else { return outcome("left \(leftBehind.count) test process(es) running") }
         do {
-            _ = try LearnerState.load(from: copy.appendingPathComponent(".workbook-state.json"))
+            _ = try LearnerState.load(from: Layout(root: copy).url(Layout.stateFile))
         } catch {
             return outcome("the state file no longer reads: \(error)")
         }

@@ -20,14 +20,14 @@ public struct RunArtifacts: Sendable {
 
 /// Turns a run's structured results into verdicts per exercise. Pure: no processes, no clock.
 public struct Grader: Sendable {
-    /// Which folder the graded code came from: "Exercises" or "Solutions".
-    public var sourceFolder: String
+    /// Which code was graded: the learner's exercises or the solutions.
+    public var sources: SourceSet
     /// Reads a source file (to recognise races TSan cannot judge); `nil` when unreadable.
     public var readSource: @Sendable (String) -> String?
 
-    public init(sourceFolder: String = "Exercises",
+    public init(sources: SourceSet = .exercises,
                 readSource: @escaping @Sendable (String) -> String? = { try? String(contentsOfFile: $0, encoding: .utf8) }) {
-        self.sourceFolder = sourceFolder
+        self.sources = sources
         self.readSource = readSource
     }
 
@@ -78,7 +78,7 @@ public struct Grader: Sendable {
             findings[item.exercise.id, default: []].append(Finding(
                 kind: issue.kind,
                 message: Self.strippingMarker(issue.summary),
-                file: issue.file.map(relativePath), line: issue.line,
+                file: issue.file.map(Layout.trimmed), line: issue.line,
                 test: run.events.names[issue.testID],
                 detail: issue.messages.joined(separator: "\n")))
         }
@@ -127,7 +127,7 @@ public struct Grader: Sendable {
         let frames = report.accesses.flatMap(\.frames) + report.allFrames
         for frame in frames {
             guard let file = frame.file, let item = batch.first(where: { file.hasSuffix(suffix(of: $0)) }) else { continue }
-            let path = "\(sourceFolder)/\(item.chapter.name)/\(item.exercise.file)"
+            let path = Layout.exerciseFile(item.chapter, item.exercise, in: sources)
             // Symbolizing sometimes loses an access's line; the same function's line elsewhere in the
             // report, or the other access's line, stands in for it.
             let known = report.allFrames.filter { $0.file?.hasSuffix(suffix(of: item)) == true && $0.line != nil }
@@ -172,7 +172,7 @@ public struct Grader: Sendable {
     }
 
     private func suffix(of item: (chapter: Chapter, exercise: Exercise)) -> String {
-        "/\(sourceFolder)/\(item.chapter.name)/\(item.exercise.file)"
+        "/" + Layout.exerciseFile(item.chapter, item.exercise, in: sources)
     }
 
     static func describeThread(_ thread: String, _ report: TSanReport) -> String {

@@ -67,8 +67,7 @@ public enum HintFile {
 extension Workbook {
     /// Where `chapter`'s hints are kept.
     public func hintFile(of chapter: Chapter) -> URL {
-        root.appendingPathComponent(SourceSet.solutions.folder).appendingPathComponent(chapter.name)
-            .appendingPathComponent(HintFile.name)
+        layout.url(Layout.hints(chapter))
     }
 
     /// The hint ladder of `exercise`; empty when this copy of the workbook has none for it.

@@ -46,6 +46,6 @@ public struct LearnerState: Codable, Sendable, Equatable {
 
     /// The state file of a workbook.
     public static func file(of workbook: Workbook) -> URL {
-        workbook.root.appendingPathComponent(".workbook-state.json")
+        workbook.layout.url(Layout.stateFile)
     }
 }

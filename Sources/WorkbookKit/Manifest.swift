@@ -40,11 +40,11 @@ public struct Workbook: Sendable {
     /// Reads `Exercises/*/chapter.json` under `root`.
     public init(root: URL) throws {
         self.root = root
-        let exercises = root.appendingPathComponent("Exercises")
-        let folders = try FileManager.default.contentsOfDirectory(atPath: exercises.path).sorted()
+        let layout = Layout(root: root)
+        let folders = try FileManager.default.contentsOfDirectory(atPath: layout.url(SourceSet.exercises.folder).path).sorted()
         var chapters: [Chapter] = []
         for folder in folders {
-            let manifest = exercises.appendingPathComponent(folder).appendingPathComponent("chapter.json")
+            let manifest = layout.url(Layout.manifest(of: folder))
             guard FileManager.default.fileExists(atPath: manifest.path) else { continue }
             do {
                 var chapter = try JSONDecoder().decode(Chapter.self, from: Data(contentsOf: manifest))
@@ -117,17 +117,17 @@ public struct Workbook: Sendable {
 
     /// The learner's file of an exercise.
     public func exerciseFile(_ chapter: Chapter, _ exercise: Exercise) -> URL {
-        root.appendingPathComponent("Exercises/\(chapter.name)/\(exercise.file)")
+        layout.url(Layout.exerciseFile(chapter, exercise))
     }
 
     /// The reference solution of an exercise.
     public func solutionFile(_ chapter: Chapter, _ exercise: Exercise) -> URL {
-        root.appendingPathComponent("Solutions/\(chapter.name)/\(exercise.file)")
+        layout.url(Layout.exerciseFile(chapter, exercise, in: .solutions))
     }
 
     /// The chapter's lesson.
     public func lessonFile(_ chapter: Chapter) -> URL {
-        root.appendingPathComponent("Exercises/\(chapter.name)/README.md")
+        layout.url(Layout.lesson(chapter))
     }
 
     /// Finds the package root by walking up from `start` to the first folder holding Package.swift
@@ -136,8 +136,8 @@ public struct Workbook: Sendable {
         var folder = start.standardizedFileURL
         while true {
             let fm = FileManager.default
-            if fm.fileExists(atPath: folder.appendingPathComponent("Package.swift").path),
-               fm.fileExists(atPath: folder.appendingPathComponent("Exercises").path) {
+            if fm.fileExists(atPath: folder.appendingPathComponent(Layout.packageManifest).path),
+               fm.fileExists(atPath: folder.appendingPathComponent(SourceSet.exercises.folder).path) {
                 return folder
             }
             let parent = folder.deletingLastPathComponent()

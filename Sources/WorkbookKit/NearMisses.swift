@@ -72,7 +72,7 @@ public enum CorpusError: Error, Sendable, Equatable, CustomStringConvertible {
 extension Workbook {
     /// The folder of a chapter's near misses and correct alternatives.
     public func nearMissFolder(_ chapter: Chapter) -> URL {
-        root.appendingPathComponent("Tests/NearMisses/\(chapter.name)")
+        layout.url(Layout.nearMissFolder(chapter))
     }
 
     /// Every near miss and alternative of `chapters`, in name order, and the files that do not follow
@@ -90,7 +90,7 @@ extension Workbook {
                 let firstLine = ((try? String(contentsOf: file, encoding: .utf8)) ?? "")
                     .split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
                 guard chapter.exercises.contains(where: { $0.id == id }) else {
-                    problems.append("Tests/NearMisses/\(chapter.name)/\(name): \(CorpusError.unknownExercise(id))")
+                    problems.append("\(Layout.nearMissFolder(chapter))/\(name): \(CorpusError.unknownExercise(id))")
                     continue
                 }
                 switch CorpusEntry.parse(firstLine: firstLine) {
@@ -98,7 +98,7 @@ extension Workbook {
                     entries.append(CorpusEntry(chapter: chapter.name, exerciseID: id, file: file,
                                                expectation: expectation, why: why))
                 case let .failure(error):
-                    problems.append("Tests/NearMisses/\(chapter.name)/\(name): \(error)")
+                    problems.append("\(Layout.nearMissFolder(chapter))/\(name): \(error)")
                 }
             }
         }

@@ -7,14 +7,11 @@ struct PackageMirror: Sendable {
     var source: URL
     var copy: URL
 
-    /// The folders (and Package.swift) a build of the package reads.
-    static let folders = ["Sources", "Tests", "Exercises", "Solutions"]
-
     /// Makes the copy's files equal to the source's, touching only files whose bytes differ, and
     /// removing files the source no longer has.
     func sync() throws {
         let fm = FileManager.default
-        for folder in Self.folders {
+        for folder in Layout.buildInputs {
             let from = source.appendingPathComponent(folder)
             let to = copy.appendingPathComponent(folder)
             let wanted = Self.files(under: from)
@@ -27,8 +24,8 @@ struct PackageMirror: Sendable {
                 try fm.removeItem(at: to.appendingPathComponent(stale))
             }
         }
-        try Self.replaceIfChanged(copy.appendingPathComponent("Package.swift"),
-                                  with: Data(contentsOf: source.appendingPathComponent("Package.swift")))
+        try Self.replaceIfChanged(copy.appendingPathComponent(Layout.packageManifest),
+                                  with: Data(contentsOf: source.appendingPathComponent(Layout.packageManifest)))
     }
 
     /// Puts `replacement`'s bytes at `relative` inside the copy.

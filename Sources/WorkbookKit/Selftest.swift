@@ -79,7 +79,7 @@ public struct Selftest: Sendable {
         if let mismatch = Self.packageChapterMismatch(workbook) { problems.append(mismatch) }
         progress("Building the solutions under the Thread Sanitizer…")
         let solutions = try Builder(workbook: workbook, sources: .solutions,
-                                    scratchPath: workbook.root.appendingPathComponent(".build-selftest-solutions"),
+                                    scratchPath: workbook.layout.url(Layout.scratch(.selftestSolutions)),
                                     progress: progress).build(chapters)
         problems += solutions.broken.map { "Solutions of \($0.chapter.shortName) do not compile: \($0.errors.first.map { "\($0.file):\($0.line): \($0.message)" } ?? "")" }
 
@@ -94,7 +94,7 @@ public struct Selftest: Sendable {
 
         progress("Building the starters under the Thread Sanitizer…")
         let starters = try Builder(workbook: workbook, sources: .exercises,
-                                   scratchPath: workbook.root.appendingPathComponent(".build-selftest-exercises"),
+                                   scratchPath: workbook.layout.url(Layout.scratch(.selftestExercises)),
                                    progress: progress).build(chapters)
         problems += starters.broken.map { "Starters of \($0.chapter.shortName) do not compile: \($0.errors.first.map { "\($0.file):\($0.line): \($0.message)" } ?? "")" }
 
@@ -159,7 +159,7 @@ public struct Selftest: Sendable {
     /// Package.swift declares the chapter modules by name; they must be exactly the chapters whose
     /// manifests the workbook reads, or a chapter would be built and never graded, or the reverse.
     static func packageChapterMismatch(_ workbook: Workbook) -> String? {
-        guard let manifest = try? String(contentsOf: workbook.root.appendingPathComponent("Package.swift"), encoding: .utf8),
+        guard let manifest = try? String(contentsOf: workbook.layout.url(Layout.packageManifest), encoding: .utf8),
               let start = manifest.range(of: "let chapters = ["),
               let end = manifest[start.upperBound...].firstIndex(of: "]") else {
             return "Package.swift has no `let chapters = [ … ]` list to compare with the manifests."

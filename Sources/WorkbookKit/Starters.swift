@@ -8,7 +8,7 @@ public struct Starters: Sendable {
 
     /// The pristine starter of an exercise, read from git at `commit`.
     public func starter(_ chapter: Chapter, _ exercise: Exercise, commit: String) throws -> Data {
-        let path = "Exercises/\(chapter.name)/\(exercise.file)"
+        let path = Layout.exerciseFile(chapter, exercise)
         let result = try ChildProcess.run("git", ["-C", workbook.root.path, "show", "\(commit):\(path)"], timeLimit: 30)
         guard result.termination == .exited(0) else {
             throw WorkbookError.toolFailed("The starter of \(exercise.id) could not be read from git (commit \(commit.prefix(10))): \(result.output.trimmingCharacters(in: .whitespacesAndNewlines)). `reset` needs the workbook's git history; nothing was changed.")
@@ -40,7 +40,7 @@ public struct Starters: Sendable {
         if current == starter { return .unchanged }
 
         let stamp = Self.stamp(now)
-        let backup = workbook.root.appendingPathComponent(".workbook-backups/\(stamp)/\(chapter.name)/\(exercise.file)")
+        let backup = workbook.layout.url(Layout.backup(chapter, exercise, stamp: stamp))
         if let current {
             try FileManager.default.createDirectory(at: backup.deletingLastPathComponent(), withIntermediateDirectories: true)
             try current.write(to: backup, options: .withoutOverwriting)
@@ -65,7 +65,7 @@ public struct Starters: Sendable {
     /// package, the solutions — that differ from `commit` (or are new). A grade is only as
     /// trustworthy as the tests that gave it, so `check` says when these changed.
     public func frozenChanges(since commit: String) -> [String] {
-        let frozen = ["Tests", "Package.swift", "Solutions", "Sources"]
+        let frozen = Layout.frozen
         var changed: [String] = []
         if let diff = try? ChildProcess.run("git", ["-C", workbook.root.path, "diff", "--name-only", commit, "--"] + frozen, timeLimit: 30),
            diff.termination == .exited(0) {

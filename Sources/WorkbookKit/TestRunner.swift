@@ -18,7 +18,7 @@ public struct TestRunner: Sendable {
 
     public init(launch: TestLaunch) {
         self.launch = launch
-        self.grader = Grader(sourceFolder: launch.sources.folder)
+        self.grader = Grader(sources: launch.sources)
     }
 
     /// Grades `exercises`, isolating where needed; returns verdicts in the order given.
@@ -93,7 +93,7 @@ public struct TestRunner: Sendable {
         verdicts.map { verdict in
             guard verdict.kind == .crash else { return verdict }
             let suite = "\(verdict.chapter.testModule).\(verdict.exercise.suite)"
-            let learnerFile = "/\(grader.sourceFolder)/\(verdict.chapter.name)/\(verdict.exercise.file)"
+            let learnerFile = "/" + Layout.exerciseFile(verdict.chapter, verdict.exercise, in: grader.sources)
             if case .signaled = run.termination {
                 guard alone else { return verdict }
                 let stack = crashStack(filter: Self.filter(forSuiteOf: verdict.chapter, verdict.exercise), inChild: false, learnerFile: learnerFile)

@@ -82,7 +82,7 @@ public struct ExerciseVerdict: Sendable, Equatable {
         guard let index = copy.findings.firstIndex(where: { $0.kind == .crash && (test == nil || $0.test == test) })
                 ?? copy.findings.firstIndex(where: { $0.kind == .crash }) else { return self }
         if let file = stack.file {
-            copy.findings[index].file = relativePath(file)
+            copy.findings[index].file = Layout.trimmed(file)
             copy.findings[index].line = stack.line
         }
         if let reason = stack.reason {

@@ -1,6 +1,6 @@
 import Foundation
 import WorkbookKit
 
-RunningChildren.shared.endChildrenOnInterrupt()
+RunningChildren.shared.endChildrenOnInterrupt(cleanup: Terminal.hold)
 let status = CommandLine.run(Array(CommandLine.arguments.dropFirst()))
 exit(status)

@@ -26,7 +26,10 @@ enum Fixture {
     }
 
     /// Exercises by id, from the real manifests.
-    static func items(_ ids: String...) -> [(chapter: Chapter, exercise: Exercise)] {
+    static func items(_ ids: String...) -> [(chapter: Chapter, exercise: Exercise)] { items(ids) }
+
+    /// Exercises by id, from the real manifests.
+    static func items(_ ids: [String]) -> [(chapter: Chapter, exercise: Exercise)] {
         ids.map { id in
             guard let item = workbook.allExercises.first(where: { $0.exercise.id == id }) else {
                 fatalError("no exercise \(id) in the manifests")

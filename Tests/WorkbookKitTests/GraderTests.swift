@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Grading recorded runs")
 struct GraderTests {
-    let grader = Grader(sourceFolder: "Exercises", readSource: { path in
+    let grader = Grader(sources: .exercises, readSource: { path in
         path.hasSuffix("CountdownBlock.swift") ? Fixture.text("race-1.1/CountdownBlock.swift.txt") : nil
     })
 
@@ -25,7 +25,7 @@ struct GraderTests {
 
     @Test("a clean run of every solution passes")
     func clean() {
-        let solutions = Grader(sourceFolder: "Solutions")
+        let solutions = Grader(sources: .solutions)
         let items = Fixture.items("1.1", "1.2", "1.3", "5.1", "5.2", "5.3")
         let outcome = solutions.grade(items, Fixture.run("clean-solutions", .exited(0)))
         #expect(outcome.isolate.isEmpty)
@@ -101,9 +101,9 @@ struct GraderTests {
         """)
         var run = Fixture.run("clean-solutions", .exited(66))
         run.reports = report
-        let both = Grader(sourceFolder: "Solutions").grade(Fixture.items("1.1", "1.2"), run)
+        let both = Grader(sources: .solutions).grade(Fixture.items("1.1", "1.2"), run)
         #expect(both.isolate.count == 2)
-        let alone = try #require(Grader(sourceFolder: "Solutions").grade(Fixture.items("1.1"), run).verdicts.first)
+        let alone = try #require(Grader(sources: .solutions).grade(Fixture.items("1.1"), run).verdicts.first)
         #expect(alone.kind == .race)
         #expect(alone.findings.contains { $0.message.contains("outside CountdownBlock.swift") })
     }
@@ -135,7 +135,7 @@ struct GraderTests {
 
     @Test("a report whose accesses all sit inside Mutex.withLock is a note, not a race: the tests decide")
     func mutexFalseAlarm() throws {
-        let grader = Grader(sourceFolder: "Exercises", readSource: { _ in Self.mutexCounter })
+        let grader = Grader(sources: .exercises, readSource: { _ in Self.mutexCounter })
         var run = Fixture.run("clean-solutions", .exited(66))
         run.reports = Self.report(lines: 8, 8)
         let verdict = try #require(grader.grade(Fixture.items("5.1"), run).verdicts.first)
@@ -149,7 +149,7 @@ struct GraderTests {
 
     @Test("one access inside withLock and one outside is the learner's race")
     func halfInsideWithLock() throws {
-        let grader = Grader(sourceFolder: "Exercises", readSource: { _ in Self.mutexCounter })
+        let grader = Grader(sources: .exercises, readSource: { _ in Self.mutexCounter })
         var run = Fixture.run("clean-solutions", .exited(66))
         run.reports = Self.report(lines: 8, 10)
         let verdict = try #require(grader.grade(Fixture.items("5.1"), run).verdicts.first)
@@ -188,7 +188,7 @@ struct GraderTests {
 struct SegvBatchTests {
     @Test("exit 66 before the run ended: unfinished exercises isolated; alone, the race still outranks the crash")
     func segv() throws {
-        let grader = Grader(sourceFolder: "Exercises")
+        let grader = Grader(sources: .exercises)
         let all = Fixture.workbook.allExercises
         let run = Fixture.run("segv-batch", .exited(66))
         let outcome = grader.grade(all, run)

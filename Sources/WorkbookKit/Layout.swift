@@ -1,0 +1,125 @@
+import Foundation
+
+/// Where everything lives in a workbook package: the one place that knows folder and file names.
+///
+/// Paths are given relative to the package root, as learners see them in messages
+/// (`Exercises/Chapter1Latch/CountdownBlock.swift`); ``url(_:)`` resolves one against ``root``.
+public struct Layout: Sendable, Equatable {
+    /// The package root (the folder with Package.swift).
+    public var root: URL
+
+    public init(root: URL) { self.root = root }
+
+    // MARK: Names
+
+    /// The package manifest.
+    public static let packageManifest = "Package.swift"
+    /// The engine and the `workbook` tool.
+    public static let sourcesFolder = "Sources"
+    /// The chapters' suites, the shared test support, the engine's tests, the near misses.
+    public static let testsFolder = "Tests"
+    /// A chapter's manifest, beside its exercises.
+    public static let chapterManifest = "chapter.json"
+    /// A chapter's lesson, beside its exercises.
+    public static let lessonName = "README.md"
+    /// A chapter's hints, beside its solutions.
+    public static let hintsName = "hints.md"
+    /// The learner's progress (git-ignored).
+    public static let stateFile = ".workbook-state.json"
+    /// Where `reset` keeps the learner's files it replaces.
+    public static let backupsFolder = ".workbook-backups"
+
+    /// The folders (and, with ``packageManifest``, the files) a build of the package reads.
+    public static let buildInputs = [sourcesFolder, testsFolder, SourceSet.exercises.folder, SourceSet.solutions.folder]
+    /// What the learner is not meant to edit: a grade is only as trustworthy as these.
+    public static let frozen = [testsFolder, packageManifest, SourceSet.solutions.folder, sourcesFolder]
+
+    // MARK: Paths relative to the root
+
+    /// A chapter's folder in `sources`: `Exercises/Chapter1Latch`.
+    public static func chapterFolder(_ chapter: Chapter, in sources: SourceSet = .exercises) -> String {
+        "\(sources.folder)/\(chapter.name)"
+    }
+
+    /// An exercise's file in `sources`: `Exercises/Chapter1Latch/CountdownBlock.swift`.
+    public static func exerciseFile(_ chapter: Chapter, _ exercise: Exercise, in sources: SourceSet = .exercises) -> String {
+        "\(chapterFolder(chapter, in: sources))/\(exercise.file)"
+    }
+
+    /// A chapter's manifest: `Exercises/Chapter1Latch/chapter.json`.
+    public static func manifest(of folderName: String) -> String {
+        "\(SourceSet.exercises.folder)/\(folderName)/\(chapterManifest)"
+    }
+
+    /// A chapter's lesson: `Exercises/Chapter1Latch/README.md`.
+    public static func lesson(_ chapter: Chapter) -> String {
+        "\(chapterFolder(chapter))/\(lessonName)"
+    }
+
+    /// A chapter's hints: `Solutions/Chapter1Latch/hints.md`.
+    public static func hints(_ chapter: Chapter) -> String {
+        "\(chapterFolder(chapter, in: .solutions))/\(hintsName)"
+    }
+
+    /// A chapter's suites: `Tests/Chapter1LatchTests`.
+    public static func testFolder(_ chapter: Chapter) -> String {
+        "\(testsFolder)/\(chapter.testModule)"
+    }
+
+    /// A chapter's near misses and correct alternatives: `Tests/NearMisses/Chapter1Latch`.
+    public static func nearMissFolder(_ chapter: Chapter) -> String {
+        "\(testsFolder)/NearMisses/\(chapter.name)"
+    }
+
+    /// The faulty exercises the selftest's fault drill swaps in.
+    public static let drillFixtures = "\(testsFolder)/WorkbookKitTests/Fixtures/drill"
+
+    /// Where a backup of an exercise's file made at `stamp` goes.
+    public static func backup(_ chapter: Chapter, _ exercise: Exercise, stamp: String) -> String {
+        "\(backupsFolder)/\(stamp)/\(chapter.name)/\(exercise.file)"
+    }
+
+    /// A build's scratch folder, one per purpose so that each stays incremental: `.build-check`.
+    public static func scratch(_ purpose: Scratch) -> String { ".build-\(purpose.rawValue)" }
+
+    /// What a scratch folder is for.
+    public enum Scratch: String, Sendable {
+        /// `workbook check` and `watch`.
+        case check
+        case selftestSolutions = "selftest-solutions"
+        case selftestExercises = "selftest-exercises"
+        case selftestCorpus = "selftest-corpus"
+        case selftestDrill = "selftest-drill"
+    }
+
+    // MARK: Resolving
+
+    /// `relative` resolved against the root.
+    public func url(_ relative: String) -> URL {
+        root.appendingPathComponent(relative)
+    }
+
+    /// `url` as a path relative to the root, when it lies inside it (else its full path).
+    public func relative(_ url: URL) -> String {
+        let base = root.standardizedFileURL.path + "/"
+        let path = url.standardizedFileURL.path
+        return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
+    }
+
+    /// A full path (from a compiler or a backtrace, maybe of a copy of the package elsewhere) made
+    /// relative at its last top-level folder: `/…/Exercises/Chapter1Latch/X.swift` →
+    /// `Exercises/Chapter1Latch/X.swift`.
+    public static func trimmed(_ path: String) -> String {
+        for folder in [SourceSet.exercises.folder, SourceSet.solutions.folder, testsFolder, sourcesFolder] {
+            if let range = path.range(of: "/\(folder)/", options: .backwards) {
+                return folder + "/" + path[range.upperBound...]
+            }
+        }
+        return path
+    }
+}
+
+extension Workbook {
+    /// Where this workbook's files are.
+    public var layout: Layout { Layout(root: root) }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import WorkbookKit
+
+extension Command {
+    static let progress = Command(
+        name: "progress",
+        abstract: "what is done, and the next exercise to work on",
+        arguments: .none,
+        discussion: """
+        Shows every chapter's exercises, which are done (passed a `workbook check`), and the next one to \
+        work on, with the file to open and the lesson to read.
+        """,
+        flags: [],
+        run: { _ in
+            let workbook = try currentWorkbook()
+            let session = try LearnerSession(workbook: workbook)
+            let style = Style.automatic
+            let (done, total) = session.progress
+            Terminal.say(style.bold("Dispatch Workbook") + " — \(done) of \(total) exercises done")
+            for chapter in workbook.chapters {
+                Terminal.say("")
+                Terminal.say(style.bold("Chapter \(chapter.number) — \(chapter.title)"))
+                Terminal.say(style.dim(wrap(chapter.summary, indent: "  ", width: Terminal.width)))
+                for exercise in chapter.exercises {
+                    let mark = session.isDone(exercise) ? style.pass : style.dim("·")
+                    Terminal.say("  \(mark) \(exercise.id) \(exercise.title)")
+                }
+            }
+            Terminal.say("")
+            guard let next = session.next else {
+                Terminal.say(style.green("Every exercise is done. Well synchronized!"))
+                return 0
+            }
+            Terminal.say("Next: \(style.bold("\(next.exercise.id) \(next.exercise.title)"))")
+            Terminal.say("  read   \(Layout.lesson(next.chapter))   (or `workbook lesson \(next.chapter.number)`)")
+            Terminal.say("  edit   \(Layout.exerciseFile(next.chapter, next.exercise))")
+            Terminal.say("  check  workbook check \(next.exercise.id)")
+            return 0
+        })
+
+    static let lesson = Command(
+        name: "lesson",
+        abstract: "read a chapter's lesson",
+        arguments: .one("chapter", example: "1"),
+        discussion: """
+        Prints a chapter's lesson (through a pager on a terminal). The lesson is also the \
+        \(Layout.lessonName) next to the chapter's exercises.
+        """,
+        flags: [],
+        run: { arguments in
+            let workbook = try currentWorkbook()
+            let chapter = try workbook.chapter(named: arguments.only) ?? workbook.exercise(named: arguments.only).chapter
+            try Terminal.page(workbook.lessonFile(chapter))
+            return 0
+        })
+}

@@ -1,0 +1,49 @@
+import Foundation
+import WorkbookKit
+
+extension Flag {
+    static let suiteRuns = Flag("--runs", .count(default: 5), help: "runs of every suite (default 5)")
+    static let corpusRuns = Flag("--corpus-runs", .count(default: 1), help: "runs of every near miss and alternative (default 1)")
+    static let noDrill = Flag("--no-drill", help: "skip the fault drill")
+    static let noCorpus = Flag("--no-corpus", help: "skip the near misses and alternatives")
+}
+
+extension Command {
+    static let selftest = Command(
+        name: "selftest",
+        abstract: "maintainers: every starter fails, every solution passes",
+        arguments: .any("chapter"),
+        discussion: """
+        For maintainers: proves the workbook. Runs the grading engine's unit tests, builds every chapter \
+        under the Thread Sanitizer from \(SourceSet.solutions.folder)/ and from \(SourceSet.exercises.folder)/, \
+        and runs each chapter's suite N times. Passes only if every solution passes with no TSan report \
+        in every run and every starter fails in every run with the failure kind its \(Layout.chapterManifest) \
+        names, in its own file.
+
+        Then the near-miss corpus (\(Layout.testsFolder)/NearMisses): each plausible wrong answer is \
+        swapped over its exercise and must fail with the kind its first line declares; each correct \
+        alternative must pass with no TSan report.
+
+        Then a fault drill: a copy of the package with faulty exercises swapped in (a solution, a trap, \
+        an endless loop, a flood of fake output, a compile error) is graded as `check` would, and every \
+        verdict must be the expected one.
+        """,
+        flags: [.suiteRuns, .corpusRuns, .noDrill, .noCorpus],
+        run: { arguments in
+            let workbook = try currentWorkbook()
+            let chapters = try arguments.positional.isEmpty ? nil : arguments.positional.map { name in
+                guard let chapter = workbook.chapter(named: name) else {
+                    throw UsageError(message: "there is no chapter '\(name)'; the chapters are \(workbook.chapters.map { String($0.number) }.joined(separator: ", ")).")
+                }
+                return chapter
+            }
+            var selftest = Selftest(workbook: workbook, runs: arguments.count(.suiteRuns), chapters: chapters,
+                                    drill: !arguments.has(.noDrill), progress: Terminal.progress)
+            selftest.workbookExecutable = Bundle.main.executableURL
+            selftest.corpus = !arguments.has(.noCorpus)
+            selftest.corpusRuns = arguments.count(.corpusRuns)
+            let report = try selftest.run()
+            Terminal.say(report.rendered(style: .automatic))
+            return report.succeeded ? 0 : 1
+        })
+}

@@ -1,0 +1,56 @@
+import Foundation
+import WorkbookKit
+
+extension Flag {
+    static let interval = Flag("--interval", .seconds(default: 1), help: "how often to look for saved files (default 1 second)")
+}
+
+extension Command {
+    static let watch = Command(
+        name: "watch",
+        abstract: "re-check the exercise you are editing on every save",
+        arguments: .none,
+        discussion: """
+        Checks everything once, then watches \(SourceSet.exercises.folder)/: each time you save an exercise's \
+        file, its chapter is checked again and that exercise's verdict is shown in full, the rest of \
+        its chapter one line each. An exercise that never finishes is stopped by the grader's \
+        watchdog, so watching goes on. Press Ctrl-C to stop.
+        """,
+        flags: [.interval],
+        run: { arguments in
+            let interval = arguments.seconds(.interval)
+            let workbook = try currentWorkbook()
+            var watcher = FileWatcher(folder: workbook.layout.url(SourceSet.exercises.folder))
+            let style = Style.automatic
+            Terminal.say(style.dim("Checking every exercise once; then save a file to check it again. Ctrl-C stops."))
+            check(workbook, workbook.allExercises, saved: [], style: style)
+            while true {
+                let saved = watcher.changes().compactMap { path in
+                    workbook.allExercises.first { workbook.exerciseFile($0.chapter, $0.exercise).standardizedFileURL.path == path }
+                }
+                let chapters = workbook.chapters.filter { chapter in saved.contains { $0.chapter.name == chapter.name } }
+                if !chapters.isEmpty {
+                    Terminal.say("")
+                    Terminal.say(style.dim("— \(Date().formatted(date: .omitted, time: .standard)) — saved \(saved.map(\.exercise.id).joined(separator: ", "))"))
+                    let items = workbook.allExercises.filter { item in chapters.contains { $0.name == item.chapter.name } }
+                    check(workbook, items, saved: Set(saved.map(\.exercise.id)), style: style)
+                }
+                Thread.sleep(forTimeInterval: interval)
+            }
+        })
+
+    /// One check while watching: the saved exercises in full, the others one line each.
+    private static func check(_ workbook: Workbook, _ items: [LearnerSession.Item], saved: Set<String>, style: Style) {
+        do {
+            var session = try LearnerSession(workbook: workbook)
+            let report = try Checker(workbook: workbook, progress: Terminal.progress).check(items)
+            let change = try session.record(report)
+            Terminal.say(report.rendered(style: style, verbose: false, workbook: workbook, width: Terminal.width,
+                                         inFull: { saved.contains($0.exercise.id) }))
+            printChange(change, style: style)
+            printNext(session.next(after: report), report: report, style: style)
+        } catch {
+            Terminal.say("Could not check: \(error)")
+        }
+    }
+}

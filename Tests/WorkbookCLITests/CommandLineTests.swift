@@ -1,0 +1,69 @@
+import Testing
+@testable import workbook
+
+@Suite("The command line: declared once, checked on parsing")
+struct CommandLineTests {
+    @Test("every command's help is generated from its declaration: usage, every flag with its help, and -h")
+    func help() {
+        for command in Command.all {
+            let help = command.help
+            #expect(help.hasPrefix("USAGE: workbook \(command.name)"), "\(command.name)")
+            for flag in command.flags {
+                #expect(help.contains(flag.synopsis), "\(command.name): \(flag.name) missing from its help")
+                #expect(help.contains(String(flag.help.prefix(20))), "\(command.name): \(flag.name)'s help missing")
+            }
+            #expect(help.contains("-h, --help"))
+            #expect(Command.overview.contains(command.abstract), "\(command.name) missing from the overview")
+        }
+        #expect(Set(Command.all.map(\.name)).count == Command.all.count, "two commands share a name")
+    }
+
+    @Test("no command declares a flag twice")
+    func uniqueFlags() {
+        for command in Command.all {
+            let names = (command.flags + [Command.helpFlag]).map(\.name)
+            #expect(Set(names).count == names.count, "\(command.name): \(names)")
+        }
+    }
+
+    @Test("values are checked when parsed: counts, seconds, a missing value, an unknown flag")
+    func values() throws {
+        let check = try ParsedArguments(["1.1", "--runs", "3", "--json", "2"], for: .check)
+        #expect(check.positional == ["1.1", "2"])
+        #expect(check.count(.runs) == 3)
+        #expect(check.has(.json) && !check.has(.verbose))
+        #expect(try ParsedArguments(["--runs=4"], for: .check).count(.runs) == 4)
+        #expect(try ParsedArguments([], for: .check).count(.runs) == 1)
+        #expect(try ParsedArguments([], for: .watch).seconds(.interval) == 1)
+        #expect(try ParsedArguments(["--interval", "0.5"], for: .watch).seconds(.interval) == 0.5)
+
+        for bad in [["--runs", "0"], ["--runs", "abc"], ["--runs"], ["--junit"], ["--bogus"], ["--json=yes"]] {
+            #expect(throws: UsageError.self, "\(bad)") { try ParsedArguments(bad, for: .check) }
+        }
+        for bad in [["--interval", "abc"], ["--interval", "-1"], ["--interval", "inf"], ["now"]] {
+            #expect(throws: UsageError.self, "\(bad)") { try ParsedArguments(bad, for: .watch) }
+        }
+    }
+
+    @Test("positional arguments: exactly one where one is named, none where none are taken")
+    func positional() throws {
+        #expect(throws: UsageError.self) { try ParsedArguments([], for: .hint) }
+        #expect(throws: UsageError.self) { try ParsedArguments(["1.1", "1.2"], for: .hint) }
+        #expect(try ParsedArguments(["1.1", "--reset"], for: .hint).only == "1.1")
+        #expect(throws: UsageError.self) { try ParsedArguments(["1"], for: .progress) }
+        do {
+            _ = try ParsedArguments([], for: .hint)
+        } catch let error as UsageError {
+            #expect(error.message.contains("workbook hint 1.1"))
+        }
+    }
+
+    @Test("exit status 2 for a bad command line, an unknown command or an unknown name; 0 for help")
+    func exitStatus() {
+        #expect(CommandLine.run(["--help"]) == 0)
+        #expect(CommandLine.run(["check", "--help"]) == 0)
+        #expect(CommandLine.run(["frobnicate"]) == 2)
+        #expect(CommandLine.run(["check", "--runs", "x"]) == 2)
+        #expect(CommandLine.run(["watch", "--interval", "abc"]) == 2)
+    }
+}

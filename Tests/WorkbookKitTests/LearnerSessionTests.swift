@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import WorkbookKit
+
+@Suite("The learner's session: next exercise, progress kept, hint ladder, the solution's gate")
+struct LearnerSessionTests {
+    /// The real chapters, over an empty folder of their own (state, hints and solutions written per test).
+    private func workbook() throws -> Workbook {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("wb-session-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        return Workbook(root: root, chapters: Fixture.workbook.chapters)
+    }
+
+    private func report(passing: [String], failing: [String]) -> CheckReport {
+        let results = Fixture.items(passing + failing).map { item in
+            var result = CheckReport.Result(chapter: item.chapter, exercise: item.exercise)
+            let failed = failing.contains(item.exercise.id)
+            let findings = failed ? [Finding(kind: .wrong, message: "no")] : []
+            result.runs = [ExerciseVerdict(chapter: item.chapter, exercise: item.exercise, findings: findings,
+                                           testsRun: 1, testsFailed: failed ? 1 : 0, seconds: 0)]
+            return result
+        }
+        return CheckReport(results: results, runs: 1, buildSeconds: 0, seconds: 0)
+    }
+
+    @Test("next: the first exercise not done; after a check, the exercise that just failed, else the next not done")
+    func next() throws {
+        let workbook = try workbook()
+        var session = try LearnerSession(workbook: workbook, currentCommit: { nil })
+        #expect(session.next?.exercise.id == "1.1")
+        try session.record(report(passing: ["1.1", "1.2"], failing: []))
+        #expect(session.next?.exercise.id == "1.3")
+        let failed = report(passing: ["1.3"], failing: ["2.2"])
+        try session.record(failed)
+        #expect(session.next(after: failed)?.exercise.id == "2.2", "points at what just failed")
+        #expect(session.next?.exercise.id == "2.1", "overall, 2.1 is still the first not done")
+        let passed = report(passing: ["2.2"], failing: [])
+        try session.record(passed)
+        #expect(session.next(after: passed)?.exercise.id == "2.1", "after a ✔, the next not done")
+        #expect(session.progress == (4, workbook.allExercises.count))
+    }
+
+    @Test("progress is saved, and an exercise that was done and fails again is said so")
+    func record() throws {
+        let workbook = try workbook()
+        var session = try LearnerSession(workbook: workbook, currentCommit: { nil })
+        let first = try session.record(report(passing: ["1.1", "1.2"], failing: ["1.3"]))
+        #expect(first == LearnerSession.Change(newlyDone: ["1.1", "1.2"], undone: []))
+        let second = try session.record(report(passing: ["1.1"], failing: ["1.2"]))
+        #expect(second == LearnerSession.Change(newlyDone: [], undone: ["1.2"]))
+        let reloaded = try LearnerSession(workbook: workbook, currentCommit: { nil })
+        #expect(reloaded.state.done == ["1.1"])
+    }
+
+    @Test("the starters' commit is remembered once, from the first session")
+    func starterCommit() throws {
+        let workbook = try workbook()
+        _ = try LearnerSession(workbook: workbook, currentCommit: { String(repeating: "a", count: 40) })
+        let later = try LearnerSession(workbook: workbook, currentCommit: { String(repeating: "b", count: 40) })
+        #expect(later.state.starterCommit == String(repeating: "a", count: 40))
+    }
+
+    @Test("hints: one more step per call, never past the last, --reset starts over, none in a copy without them")
+    func hints() throws {
+        let workbook = try workbook()
+        var session = try LearnerSession(workbook: workbook, currentCommit: { nil })
+        let (chapter, exercise) = try workbook.exercise(named: "1.1")
+        #expect(try session.nextHint(for: exercise, in: chapter) == nil)
+
+        let file = workbook.hintFile(of: chapter)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "## 1.1 T\n### Question\nq\n### Direction\nd\n### Shape\ns\n".write(to: file, atomically: true, encoding: .utf8)
+        #expect(try session.nextHint(for: exercise, in: chapter)?.steps.map(\.name) == ["Question"])
+        #expect(try session.nextHint(for: exercise, in: chapter)?.steps.count == 2)
+        let last = try #require(try session.nextHint(for: exercise, in: chapter))
+        #expect(last.isLast && last.steps.count == 3)
+        #expect(try session.nextHint(for: exercise, in: chapter)?.steps.count == 3, "stays at the last step")
+        #expect(try session.nextHint(for: exercise, in: chapter, restart: true)?.steps.count == 1)
+        #expect(try LearnerSession(workbook: workbook, currentCommit: { nil }).state.hintsShown["1.1"] == 1, "saved")
+    }
+
+    @Test("the solution: open once passed, hidden before (unless forced), absent from a copy without solutions")
+    func solutionGate() throws {
+        let workbook = try workbook()
+        var session = try LearnerSession(workbook: workbook, currentCommit: { nil })
+        let (chapter, exercise) = try workbook.exercise(named: "1.1")
+        #expect(session.solutionAccess(exercise, in: chapter, force: true) == .absent)
+        let file = workbook.solutionFile(chapter, exercise)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "// solution".write(to: file, atomically: true, encoding: .utf8)
+        #expect(session.solutionAccess(exercise, in: chapter, force: false) == .hidden)
+        #expect(session.solutionAccess(exercise, in: chapter, force: true) == .forced)
+        try session.record(report(passing: ["1.1"], failing: []))
+        #expect(session.solutionAccess(exercise, in: chapter, force: false) == .open)
+    }
+
+    @Test("reset without a starters' commit changes nothing and says why")
+    func resetWithoutHistory() throws {
+        let workbook = try workbook()
+        var session = try LearnerSession(workbook: workbook, currentCommit: { nil })
+        #expect(throws: WorkbookError.self) { try session.reset(Fixture.items("1.1")) }
+        #expect(session.frozenChanges().isEmpty)
+    }
+}
