@@ -1,42 +1,97 @@
 import Foundation
 
+/// Exercism's `results.json`, version 3, with the workbook's own fields beside the standard ones.
+///
+/// Standard: `version`, `status` (pass / fail / error), `message` (only when the status is
+/// `error`), and per test `name`, `status`, `message`, `output` (only the learner's own output, which
+/// the workbook does not capture, so never set), `task_id` (a number). Ours: `chapter`, `exercise`,
+/// `kind`, `location`, `detail`, `runs`, `failed_runs`, `notes`, `warnings`, `frozen_files_changed`.
+public struct ExercismResults: Codable, Sendable, Equatable {
+    public var version = 3
+    public var status: Status
+    public var message: String?
+    public var tests: [Test]
+    /// Files the learner should not have edited that changed: every verdict is then suspect.
+    public var frozenFilesChanged: [String]
+
+    public enum Status: String, Codable, Sendable {
+        case pass, fail, error
+    }
+
+    public struct Test: Codable, Sendable, Equatable {
+        public var name: String
+        public var status: Status
+        public var message: String?
+        /// The exercise's place in the workbook, from 1 (Exercism's tasks are numbered).
+        public var taskID: Int
+        public var chapter: Int
+        public var exercise: String
+        public var kind: FailureKind?
+        /// `file:line` in the learner's file.
+        public var location: String?
+        /// The raw report behind the message (a TSan report, a backtrace, compiler output), cut at 500 characters.
+        public var detail: String?
+        public var runs: Int
+        public var failedRuns: Int
+        public var notes: [String]?
+        public var warnings: [Warning]
+
+        enum CodingKeys: String, CodingKey {
+            case name, status, message, chapter, exercise, kind, location, detail, runs, notes, warnings
+            case taskID = "task_id"
+            case failedRuns = "failed_runs"
+        }
+    }
+
+    public struct Warning: Codable, Sendable, Equatable {
+        public var rule: String
+        public var line: Int
+        public var message: String
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case version, status, message, tests
+        case frozenFilesChanged = "frozen_files_changed"
+    }
+}
+
 extension CheckReport {
-    /// Exercism's `results.json` (version 3) shape, extended with the workbook's fields: one test per
-    /// exercise, `task_id` = exercise id, plus `chapter`, `exercise`, `kind` and `file:line`.
-    public func exercismJSON(frozenChanges: [String] = []) -> Data {
-        let tests: [[String: Any]] = results.map { result in
-            var test: [String: Any] = [
-                "name": "\(result.exercise.id) \(result.exercise.title)",
-                "status": result.passed ? "pass" : (result.compileErrors != nil ? "error" : "fail"),
-                "task_id": result.exercise.id,
-                "chapter": result.chapter.number,
-                "exercise": result.exercise.id,
-                "runs": result.runs.count,
-                "failed_runs": result.runs.filter { !$0.passed }.count,
-            ]
-            if let kind = result.kind { test["kind"] = kind.rawValue }
-            if !result.notes.isEmpty { test["notes"] = result.notes }
-            test["warnings"] = result.warnings.map { ["rule": $0.rule, "line": $0.line, "message": $0.message] as [String: Any] }
-            if let first = result.findings.sorted(by: { $0.kind < $1.kind }).first {
-                test["message"] = first.message
-                if let location = first.location { test["location"] = location }
-                let output = first.detail ?? ""
-                if !output.isEmpty { test["output"] = String(output.prefix(500)) }
-            }
-            return test
+    /// The report as Exercism's `results.json` v3 (see ``ExercismResults``); `workbook` numbers the tasks.
+    public func exercismResults(in workbook: Workbook, frozenChanges: [String] = []) -> ExercismResults {
+        let order = workbook.allExercises.map(\.exercise.id)
+        let tests = results.map { result in
+            let first = result.findings.sorted { $0.kind < $1.kind }.first
+            let status: ExercismResults.Status = result.passed ? .pass : (result.compileErrors != nil ? .error : .fail)
+            return ExercismResults.Test(
+                name: "\(result.exercise.id) \(result.exercise.title)",
+                status: status,
+                message: first?.message,
+                taskID: (order.firstIndex(of: result.exercise.id) ?? order.count) + 1,
+                chapter: result.chapter.number,
+                exercise: result.exercise.id,
+                kind: result.kind,
+                location: first?.location,
+                detail: first?.detail.flatMap { $0.isEmpty ? nil : String($0.prefix(500)) },
+                runs: result.runs.count,
+                failedRuns: result.runs.filter { !$0.passed }.count,
+                notes: result.notes.isEmpty ? nil : result.notes,
+                warnings: result.warnings.map { .init(rule: $0.rule, line: $0.line, message: $0.message) })
         }
-        let anyCompileError = results.contains { $0.compileErrors != nil }
-        var root: [String: Any] = [
-            "version": 3,
-            "status": passed ? "pass" : (anyCompileError && results.allSatisfy { $0.compileErrors != nil } ? "error" : "fail"),
-            "tests": tests,
-        ]
-        if !passed {
-            root["message"] = "\(results.filter(\.passed).count) of \(results.count) exercises pass."
-        }
-        // Edits to the tests or the package make every verdict suspect; a teacher should see them.
-        root["frozen_files_changed"] = frozenChanges
-        return (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+        // `error` when nothing could run at all: every exercise checked is in a chapter that does not compile.
+        let nothingRan = !results.isEmpty && results.allSatisfy { $0.compileErrors != nil }
+        let status: ExercismResults.Status = passed ? .pass : (nothingRan ? .error : .fail)
+        return ExercismResults(
+            status: status,
+            message: status == .error ? "Nothing could be graded: no chapter checked compiles. \(tests.first?.message ?? "")" : nil,
+            tests: tests, frozenFilesChanged: frozenChanges)
+    }
+
+    /// ``exercismResults(in:frozenChanges:)`` as JSON.
+    public func exercismJSON(in workbook: Workbook, frozenChanges: [String] = []) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain strings and numbers cannot fail.
+        return (try? encoder.encode(exercismResults(in: workbook, frozenChanges: frozenChanges))) ?? Data()
     }
 
     /// JUnit XML: a test suite per chapter, a test case per exercise.

@@ -168,21 +168,32 @@ struct ReportTests {
         return CheckReport(results: [passed, failed], runs: 1, buildSeconds: 1, seconds: 2)
     }
 
-    @Test("--json: Exercism results v3 shape with chapter, exercise, kind and location; output ≤ 500")
+    @Test("--json: Exercism results v3 — task_id a number, message only on error, no output; our fields beside")
     func json() throws {
-        let data = sampleReport().exercismJSON()
+        let data = sampleReport().exercismJSON(in: Fixture.workbook)
         let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(root["version"] as? Int == 3)
         #expect(root["status"] as? String == "fail")
+        #expect(root["message"] == nil, "a top-level message only with status error")
         let tests = try #require(root["tests"] as? [[String: Any]])
         #expect(tests.count == 2)
         #expect(tests[0]["status"] as? String == "pass")
-        #expect(tests[0]["task_id"] as? String == "1.1")
+        #expect(tests[0]["task_id"] as? Int == 1)
+        #expect(tests[1]["task_id"] as? Int == 2)
+        #expect(tests[1]["exercise"] as? String == "1.2")
         #expect(tests[1]["status"] as? String == "fail")
         #expect(tests[1]["kind"] as? String == "race")
         #expect(tests[1]["location"] as? String == "Exercises/Chapter1Latch/AnimationLatch.swift:20")
         #expect(tests[1]["chapter"] as? Int == 1)
-        #expect((tests[1]["output"] as? String)?.count == 500)
+        #expect(tests[1]["output"] == nil, "output is the learner's own output only")
+        #expect((tests[1]["detail"] as? String)?.count == 500)
+        #expect(try JSONDecoder().decode(ExercismResults.self, from: data) == sampleReport().exercismResults(in: Fixture.workbook))
+
+        var broken = CheckReport.Result(chapter: Fixture.items("1.1")[0].chapter, exercise: Fixture.items("1.1")[0].exercise)
+        broken.compileErrors = [CompilerError(file: "/x/Exercises/Chapter1Latch/CountdownBlock.swift", line: 3, column: 1, message: "expected '}'")]
+        let error = CheckReport(results: [broken], runs: 1, buildSeconds: 0, seconds: 0).exercismResults(in: Fixture.workbook)
+        #expect(error.status == .error && error.message?.contains("expected '}'") == true)
+        #expect(error.tests[0].status == .error && error.tests[0].kind == .compile)
     }
 
     @Test("--junit: well-formed XML with one failure, special characters escaped")

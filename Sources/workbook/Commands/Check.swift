@@ -34,7 +34,7 @@ extension Command {
                 try report.junitXML().write(toFile: path, atomically: true, encoding: .utf8)
             }
             if arguments.has(.json) {
-                Terminal.say(String(decoding: report.exercismJSON(frozenChanges: frozen), as: UTF8.self))
+                Terminal.say(String(decoding: report.exercismJSON(in: workbook, frozenChanges: frozen), as: UTF8.self))
             } else {
                 let verbose = arguments.has(.verbose)
                 let text = report.rendered(style: .automatic, verbose: verbose, workbook: workbook, width: Terminal.width)
