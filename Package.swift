@@ -36,8 +36,14 @@ let tsanCompile: [SwiftSetting] = [.unsafeFlags(["-sanitize=thread"])]
 let tsanLink: [LinkerSetting] = [.unsafeFlags(["-sanitize=thread"])]
 
 var targets: [Target] = [
+    // What the chapters' test support writes into the event stream and the engine reads, declared once.
+    .target(
+        name: "WorkbookWire",
+        path: "Sources/WorkbookWire"
+    ),
     .target(
         name: "WorkbookKit",
+        dependencies: ["WorkbookWire"],
         path: "Sources/WorkbookKit"
     ),
     .executableTarget(
@@ -47,6 +53,7 @@ var targets: [Target] = [
     ),
     .target(
         name: "WorkbookTestSupport",
+        dependencies: ["WorkbookWire"],
         path: "Tests/WorkbookTestSupport",
         swiftSettings: tsanCompile
     ),

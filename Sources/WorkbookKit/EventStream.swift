@@ -1,4 +1,5 @@
 import Foundation
+import WorkbookWire
 
 /// What Swift Testing's JSON event stream (`--event-stream-output-path`) says about a run.
 ///
@@ -26,41 +27,40 @@ public struct EventStream: Sendable, Equatable {
 
     public init() {}
 
-    /// Parses JSON Lines; lines that are not JSON (a torn last line after a kill) are skipped.
+    /// Parses JSON Lines; lines that are not records (a torn last line after a kill) are skipped.
     public init(jsonLines: String) {
+        let decoder = JSONDecoder()
         for line in jsonLines.split(whereSeparator: \.isNewline) {
-            guard let data = line.data(using: .utf8),
-                  let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                  let payload = object["payload"] as? [String: Any],
-                  let kind = payload["kind"] as? String
-            else { continue }
-            if object["kind"] as? String == "test" {
-                if let id = payload["id"] as? String { names[id] = payload["displayName"] as? String ?? payload["name"] as? String }
-                continue
-            }
-            guard object["kind"] as? String == "event" else { continue }
-            let testID = payload["testID"] as? String ?? ""
-            switch kind {
-            case "testStarted":
-                started.append(testID)
-            case "testEnded":
-                let symbols = (payload["messages"] as? [[String: Any]] ?? []).compactMap { $0["symbol"] as? String }
-                ended[testID] = !symbols.contains("fail")
-            case "issueRecorded":
-                let issue = payload["issue"] as? [String: Any] ?? [:]
-                if issue["isKnown"] as? Bool == true { continue }
-                if let severity = issue["severity"] as? String, severity != "error" { continue }
-                let messages = (payload["messages"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
-                let location = issue["sourceLocation"] as? [String: Any]
-                issues.append(Issue(
-                    testID: testID, messages: messages,
-                    file: location?["filePath"] as? String ?? location?["_filePath"] as? String,
-                    line: location?["line"] as? Int))
-            case "runEnded":
-                runEnded = true
-            default:
-                continue
-            }
+            guard let record = try? decoder.decode(EventRecord.self, from: Data(line.utf8)) else { continue }
+            add(record)
+        }
+    }
+
+    private mutating func add(_ record: EventRecord) {
+        let payload = record.payload
+        if record.kind == .test {
+            if let id = payload.id { names[id] = payload.displayName ?? payload.name }
+            return
+        }
+        let testID = payload.testID ?? ""
+        switch payload.kind {
+        case "testStarted":
+            started.append(testID)
+        case "testEnded":
+            ended[testID] = !(payload.messages ?? []).contains { $0.symbol == "fail" }
+        case "issueRecorded":
+            let issue = payload.issue
+            // Known issues (`withKnownIssue`) and warnings are not failures.
+            if issue?.isKnown == true { return }
+            if let severity = issue?.severity, severity != "error" { return }
+            let location = issue?.sourceLocation
+            issues.append(Issue(
+                testID: testID, messages: (payload.messages ?? []).compactMap(\.text),
+                file: location?.filePath ?? location?.legacyFilePath, line: location?.line))
+        case "runEnded":
+            runEnded = true
+        default:
+            return
         }
     }
 
@@ -91,17 +91,62 @@ extension EventStream.Issue {
     /// The failure kind this issue stands for, from the marker its message opens with.
     public var kind: FailureKind {
         let all = messages.joined(separator: "\n")
-        if all.contains(FailureMarkers.crashed) { return .crash }
-        if all.contains(FailureMarkers.timedOut) { return .hang }
-        if all.contains(FailureMarkers.race) { return .race }
+        if all.contains(FailureMarker.crashed) { return .crash }
+        if all.contains(FailureMarker.timedOut) { return .hang }
+        if all.contains(FailureMarker.race) { return .race }
         return .wrong
     }
 }
 
-/// The words with which the workbook's test support opens hang-, crash- and race-kind failures.
-/// (Kept equal to `FailureMarker` in Tests/WorkbookTestSupport.)
-public enum FailureMarkers {
-    public static let timedOut = "Timed out:"
-    public static let crashed = "Crashed:"
-    public static let race = "Data race:"
+/// The subset of Swift Testing's event-stream records the grader reads (ABI version 6.3; fields it
+/// does not read are ignored, so newer versions decode too).
+struct EventRecord: Decodable {
+    enum Kind: String, Decodable {
+        /// A test or suite was discovered: its ID and names.
+        case test
+        /// Something happened during the run.
+        case event
+    }
+
+    struct Payload: Decodable {
+        /// An event's kind (`testStarted`, `issueRecorded`, `testEnded`, `runEnded`, …), or a test's
+        /// (`function`, `suite`).
+        var kind: String?
+        // A test record's fields.
+        var id: String?
+        var name: String?
+        var displayName: String?
+        // An event's fields.
+        var testID: String?
+        var messages: [Message]?
+        var issue: IssueRecord?
+    }
+
+    struct Message: Decodable {
+        /// `pass`, `fail`, `default`, `details`, …
+        var symbol: String?
+        var text: String?
+    }
+
+    struct IssueRecord: Decodable {
+        var isKnown: Bool?
+        /// `error` or `warning`.
+        var severity: String?
+        var sourceLocation: SourceLocation?
+    }
+
+    struct SourceLocation: Decodable {
+        var filePath: String?
+        /// What older streams called it.
+        var legacyFilePath: String?
+        var line: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case filePath, line
+            case legacyFilePath = "_filePath"
+        }
+    }
+
+    var kind: Kind
+    var payload: Payload
 }

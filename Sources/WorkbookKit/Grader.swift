@@ -1,4 +1,5 @@
 import Foundation
+import WorkbookWire
 
 /// Everything one run of the test binary left behind.
 public struct RunArtifacts: Sendable {
@@ -281,7 +282,7 @@ public struct Grader: Sendable {
     }
 
     static func strippingMarker(_ text: String) -> String {
-        for marker in [FailureMarkers.timedOut, FailureMarkers.crashed] where text.hasPrefix(marker) {
+        for marker in [FailureMarker.timedOut, FailureMarker.crashed] where text.hasPrefix(marker) {
             return String(text.dropFirst(marker.count)).trimmingCharacters(in: .whitespaces)
         }
         return text

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WorkbookWire
 @testable import WorkbookKit
 
 @Suite("Grading recorded runs")
@@ -160,7 +161,7 @@ struct GraderTests {
 
     @Test("the race marker of the suites' TSan trait is a race-kind issue")
     func raceMarker() {
-        let issue = EventStream.Issue(testID: "M.S/t()", messages: ["\(FailureMarkers.race) the Thread Sanitizer reported a data race"], file: nil, line: nil)
+        let issue = EventStream.Issue(testID: "M.S/t()", messages: ["\(FailureMarker.race) the Thread Sanitizer reported a data race"], file: nil, line: nil)
         #expect(issue.kind == .race)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WorkbookKit
+import WorkbookWire
 
 @Suite("Parsing recorded outputs")
 struct ParserTests {
@@ -29,6 +30,24 @@ struct ParserTests {
     func timedOutIssue() {
         let stream = EventStream(jsonLines: Fixture.text("hang-1.3/events.jsonl"))
         #expect(stream.issues.contains { $0.kind == .hang && $0.summary.contains("timed out") })
+    }
+
+    @Test("each marker the test support opens a message with is read back as its kind; known issues and warnings are not failures")
+    func markers() {
+        func issueRecorded(_ text: String, isKnown: Bool = false, severity: String = "error") -> String {
+            #"{"kind":"event","version":0,"payload":{"kind":"issueRecorded","testID":"M.S/t()","messages":[{"symbol":"fail","text":"\#(text)"}],"issue":{"isKnown":\#(isKnown),"severity":"\#(severity)","sourceLocation":{"filePath":"/p/Tests/X.swift","line":3,"column":1}}}}"#
+        }
+        let lines = [
+            issueRecorded("\(FailureMarker.timedOut) the latch never opened"),
+            issueRecorded("\(FailureMarker.crashed) the child trapped"),
+            issueRecorded("\(FailureMarker.race) two threads"),
+            issueRecorded("Expectation failed: 1 == 2"),
+            issueRecorded("known", isKnown: true),
+            issueRecorded("just a warning", severity: "warning"),
+        ]
+        let stream = EventStream(jsonLines: lines.joined(separator: "\n"))
+        #expect(stream.issues.map(\.kind) == [.hang, .crash, .race, .wrong])
+        #expect(stream.issues.first?.file == "/p/Tests/X.swift" && stream.issues.first?.line == 3)
     }
 
     @Test("a torn last line (a killed writer) is skipped, the rest is read")

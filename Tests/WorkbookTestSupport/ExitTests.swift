@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WorkbookWire
 
 // Helpers for tests whose code may trap or hang: they run it in the child process of an exit test,
 //

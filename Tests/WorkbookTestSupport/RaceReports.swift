@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import WorkbookWire
 
 // Plain `swift test` should not look like a pass when the Thread Sanitizer found a race: TSan prints
 // its report and makes the process exit 1 at the end, yet every test says "passed". TSan calls the
