@@ -139,7 +139,8 @@ public struct Grader: Sendable {
             }
             let line = accesses.compactMap(\.1).first ?? frame.line ?? known.first?.line
             let source = readSource(file)
-            let variable = line.flatMap { Self.variableName(inLine: $0, of: source) }
+            let accessLines = accesses.filter(\.0.isWrite).compactMap(\.1) + accesses.filter { !$0.0.isWrite }.compactMap(\.1)
+            let variable = Self.variableName(inLines: accessLines + (line.map { [$0] } ?? []), of: source)
             let what = variable.map { "`\($0)`" } ?? "the same memory"
             let writes = report.accesses.filter(\.isWrite).count
             let verb = writes == report.accesses.count ? "changed" : (writes == 0 ? "read" : "used (at least one of them changing)")
@@ -187,14 +188,27 @@ public struct Grader: Sendable {
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
         guard line >= 1, line <= lines.count else { return nil }
         let text = lines[line - 1].trimmingCharacters(in: .whitespaces)
-        for op in [" += ", " -= ", " = ", " *= "] {
-            if let range = text.range(of: op) {
-                let lhs = text[..<range.lowerBound].split(separator: " ").last.map(String.init) ?? ""
-                let name = lhs.split(separator: ".").last.map(String.init) ?? lhs
-                if !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) { return name }
-            }
+        func name(_ expression: Substring) -> String? {
+            // `self.items[key]` → `items`; `{ count` → `count`.
+            var lhs = expression.split(separator: " ").last.map(String.init) ?? ""
+            if let bracket = lhs.firstIndex(of: "[") { lhs = String(lhs[..<bracket]) }
+            let name = lhs.split(separator: ".").last.map(String.init) ?? lhs
+            return !name.isEmpty && name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) ? name : nil
+        }
+        for op in [" += ", " -= ", " *= ", " /= ", " = "] {
+            if let range = text.range(of: op), let found = name(text[..<range.lowerBound]) { return found }
+        }
+        // A mutating call: `items.append(x)`, `flags.toggle()`, `cache.removeValue(forKey: k)`.
+        for method in [".append(", ".insert(", ".remove(", ".removeAll(", ".removeFirst(", ".removeLast(",
+                       ".removeValue(", ".updateValue(", ".toggle(", ".formUnion(", ".sort("] {
+            if let range = text.range(of: method), let found = name(text[..<range.lowerBound]) { return found }
         }
         return nil
+    }
+
+    /// The variable a report is about: the first of its access lines (writes first) that names one.
+    static func variableName(inLines lines: [Int], of source: String?) -> String? {
+        lines.lazy.compactMap { variableName(inLine: $0, of: source) }.first
     }
 
     /// `true` when `line` sits inside a `withLock { … }` closure, judged by the braces before it.

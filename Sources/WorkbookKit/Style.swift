@@ -27,6 +27,23 @@ public struct Style: Sendable {
     public func bold(_ text: String) -> String { paint(text, "1") }
     public func dim(_ text: String) -> String { paint(text, "2") }
 
+    /// `text` with every terminal escape sequence (colours, cursor moves) removed: what a pipe or a
+    /// file should get, whatever the text came from (Swift Testing's console output colours its lines).
+    public static func removingEscapes(_ text: String) -> String {
+        var output = String.UnicodeScalarView()
+        var scalars = text.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            guard scalar == "\u{1B}" else { output.append(scalar); continue }
+            // CSI: ESC [ parameters… final byte in @…~.
+            guard let next = scalars.next(), next == "[" else { continue }
+            while let byte = scalars.next(), !(0x40...0x7E).contains(byte.value) {}
+        }
+        return String(output)
+    }
+
+    /// `text` as this style may print it: unchanged with colour, without any escape sequence otherwise.
+    public func fitting(_ text: String) -> String { color ? text : Self.removingEscapes(text) }
+
     public var pass: String { green("✔") }
     public var fail: String { red("✘") }
 }

@@ -182,6 +182,12 @@ struct GraderTests {
         #expect(Grader.variableName(inLine: 2, of: source) == "toComplete")
         #expect(Grader.variableName(inLine: 3, of: source) == "count")
         #expect(Grader.variableName(inLine: 4, of: source) == nil)
+        let more = "queue.async { self.cache[key] = value }\nitems.append(x)\nreturn count\ndone.toggle()"
+        #expect(Grader.variableName(inLine: 1, of: more) == "cache")
+        #expect(Grader.variableName(inLine: 2, of: more) == "items")
+        #expect(Grader.variableName(inLine: 3, of: more) == nil)
+        #expect(Grader.variableName(inLine: 4, of: more) == "done")
+        #expect(Grader.variableName(inLines: [3, 2], of: more) == "items", "a read's line names nothing; the write's does")
     }
 }
 

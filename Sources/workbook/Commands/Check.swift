@@ -37,9 +37,11 @@ extension Command {
                 Terminal.say(String(decoding: report.exercismJSON(in: workbook, frozenChanges: frozen), as: UTF8.self))
             } else {
                 let verbose = arguments.has(.verbose)
-                let text = report.rendered(style: .automatic, verbose: verbose, workbook: workbook, width: Terminal.width)
-                // Raw TSan reports name functions by mangled symbols; make them readable.
-                Terminal.say(verbose ? Demangler.demangle(text) : text)
+                let style = Style.automatic
+                let text = report.rendered(style: style, verbose: verbose, workbook: workbook, width: Terminal.width)
+                // Raw TSan reports name functions by mangled symbols; make them readable. Raw output
+                // may carry colours of its own: none when piped.
+                Terminal.say(style.fitting(verbose ? Demangler.demangle(text) : text))
                 printChange(change, style: .automatic)
                 printNext(session.next(after: report), report: report, style: .automatic)
             }
