@@ -13,6 +13,8 @@ public struct CrashStack: Sendable, Equatable {
     public var line: Int?
     /// What the library call that trapped means, in plain words, when it is a known one.
     public var reason: String?
+    /// The crashing thread's frames, innermost first, as the debugger printed them (`--verbose` shows them).
+    public var frames: [String] = []
 
     /// Parses `gdb -batch -ex run -ex bt` output for the exercise file `suffix`
     /// (e.g. `/Exercises/Chapter5BuggyCounter/HitCounter.swift`).
@@ -21,6 +23,7 @@ public struct CrashStack: Sendable, Equatable {
         guard let signalLine = lines.first(where: { $0.contains("received signal SIG") }) else { return nil }
         signal = signalLine.range(of: "SIG[A-Z]+", options: .regularExpression).map { String(signalLine[$0]) }
         let frames = lines.filter { $0.hasPrefix("#") }
+        self.frames = Array(frames.prefix(16))
         for frame in frames {
             guard let at = frame.range(of: " at ", options: .backwards) else { continue }
             let location = frame[at.upperBound...]

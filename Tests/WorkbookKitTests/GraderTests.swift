@@ -226,6 +226,8 @@ struct CrashStackTests {
         let located = crashed.locatingCrash(stack)
         #expect(located.findings[0].location == "Exercises/Chapter5BuggyCounter/HitCounter.swift:12")
         #expect(located.findings[0].message.contains("at line 12 of HitCounter.swift"))
+        let backtrace = try #require(located.findings[0].detail, "--verbose shows the backtrace")
+        #expect(backtrace.contains("#0") && backtrace.contains("HitCounter.swift:12"))
     }
 
     @Test("no signal in the output: nothing to say")
