@@ -33,15 +33,7 @@ public struct CrashStack: Sendable, Equatable {
             line = number
             break
         }
-        let known: [(String, String)] = [
-            ("dispatch_group_leave", "libdispatch stopped an unbalanced `leave()` — a `leave()` without its `enter()` (\"Unbalanced call to dispatch_group_leave()\")"),
-            ("__DISPATCH_WAIT_FOR_QUEUE__", "libdispatch stopped a `sync` onto the queue this code is already running on (\"dispatch_sync called on queue already owned by current thread\")"),
-            ("_dispatch_sync_f_slow", "libdispatch stopped a `sync` onto the queue this code is already running on (\"dispatch_sync called on queue already owned by current thread\")"),
-            ("_dispatch_semaphore_dispose", "libdispatch stopped a semaphore being freed while a place was still taken (its value was below the value it started with)"),
-            ("dispatch_group_dispose", "libdispatch stopped a group being freed while work had entered and not left"),
-            ("_assertionFailure", "a Swift runtime check failed (a force-unwrapped nil, an index out of range, an overflow, or a precondition)"),
-        ]
-        reason = frames.prefix(6).lazy.compactMap { frame in known.first { frame.contains($0.0) }?.1 }.first
+        reason = Trap.recognised(inFrames: Array(frames.prefix(6)))?.explained
         if file == nil && reason == nil { return nil }
     }
 }

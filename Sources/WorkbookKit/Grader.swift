@@ -243,7 +243,7 @@ public struct Grader: Sendable {
         case let .timedOut(seconds, quiet):
             let how = quiet.map { "made no progress for \(Int($0)) s" } ?? "did not finish within \(Int(seconds)) s"
             return Finding(kind: .hang,
-                           message: "The tests \(how) and were stopped\(during). Something blocks forever or loops without end: a wait nobody signals, `sync` onto the queue that is already running, or a loop whose condition never changes.",
+                           message: "The tests \(how) and were stopped\(during). Something blocks forever or loops without end: a wait nobody signals, a completion never called, a caller blocked behind work that needs it, or a loop whose condition never changes.",
                            detail: tail)
         case let .signaled(signal):
             let trap = Self.crashMessage(in: run.output)
@@ -266,12 +266,8 @@ public struct Grader: Sendable {
         if output.contains("ThreadSanitizer:DEADLYSIGNAL") {
             return "a memory access went wrong (SEGV) — what a data race on an Array or a Dictionary often ends in"
         }
-        let needles = ["dispatch_sync called on queue already owned by current thread",
-                       "Unbalanced call to dispatch_group_leave()",
-                       "BUG IN CLIENT OF LIBDISPATCH", "Fatal error:", "Precondition failed",
-                       "Assertion failed", "Illegal instruction", "Segmentation fault"]
         let lines = output.split(separator: "\n")
-        for needle in needles {
+        for needle in Trap.outputNeedles {
             if let line = lines.first(where: { $0.contains(needle) }) {
                 return String(line.trimmingCharacters(in: .whitespaces).prefix(300))
             }
