@@ -53,7 +53,7 @@ public struct ClassroomAssignment: Codable, Sendable, Equatable {
     /// The chapter numbers of a list like "1,3" (or "Chapter1, chapter3semaphores": any name
     /// ``Workbook/chapter(named:)`` knows).
     public static func parseChapters(_ list: String, in workbook: Workbook) throws -> [Int] {
-        let names = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let names = list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         guard !names.isEmpty, !names.contains(where: \.isEmpty) else {
             throw ClassroomError.badInput("'\(list)' is not a list of chapters; write them like 1,3.")
         }
