@@ -1,0 +1,121 @@
+import Foundation
+
+/// How one exercise of one student came out, in a classroom grade.
+public enum ClassroomVerdict: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Every run passed.
+    case pass
+    /// It failed this way.
+    case failed(FailureKind)
+    /// A protected file its chapter depends on was changed, so its tests cannot be trusted.
+    case tampered
+    /// It was not run: the submission did not build, timed out, or was not checked.
+    case notGraded
+
+    /// Every verdict, passing first, then the failures in the order a learner meets them.
+    public static let allCases: [ClassroomVerdict] =
+        [.pass] + FailureKind.allCases.sorted().map(ClassroomVerdict.failed) + [.tampered, .notGraded]
+
+    /// The word for it in CSV and JSON: `pass`, `compile`, `race`, `crash`, `hang`, `wrong`,
+    /// `tampered`, `not graded`.
+    public var code: String {
+        switch self {
+        case .pass: "pass"
+        case let .failed(kind): kind.rawValue
+        case .tampered: "tampered"
+        case .notGraded: "not graded"
+        }
+    }
+
+    /// The verdict a ``code`` names.
+    public init?(code: String) {
+        guard let verdict = Self.allCases.first(where: { $0.code == code }) else { return nil }
+        self = verdict
+    }
+
+    /// A short label for people: "passed", "data race", "protected file changed", …
+    public var label: String {
+        switch self {
+        case .pass: "passed"
+        case let .failed(kind): kind.label
+        case .tampered: "protected file changed"
+        case .notGraded: "not graded"
+        }
+    }
+
+    public var description: String { code }
+
+    public init(from decoder: Decoder) throws {
+        let code = try decoder.singleValueContainer().decode(String.self)
+        guard let verdict = ClassroomVerdict(code: code) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "no verdict is called '\(code)'"))
+        }
+        self = verdict
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(code)
+    }
+}
+
+/// A student copy's classroom grade: points for each assigned exercise, with the reason.
+public struct ClassroomGrade: Codable, Sendable, Equatable {
+    /// One assigned exercise.
+    public struct Item: Codable, Sendable, Equatable {
+        /// The exercise's id, e.g. "1.1".
+        public var exercise: String
+        /// Its chapter's number.
+        public var chapter: Int
+        /// Points awarded: all of ``maxPoints`` for a pass, none otherwise.
+        public var points: Int
+        public var maxPoints: Int
+        public var verdict: ClassroomVerdict
+        /// Why, in one sentence.
+        public var reason: String
+    }
+
+    /// Every assigned exercise, in the workbook's order.
+    public var items: [Item]
+    /// The protected files that are not as `workbook.lock` has them.
+    public var violations: [LockViolation]
+
+    /// Points awarded in all.
+    public var total: Int { items.map(\.points).reduce(0, +) }
+    /// The most points there were.
+    public var maxTotal: Int { items.map(\.maxPoints).reduce(0, +) }
+
+    /// Grades each exercise of `assignment` by `report`, except that every exercise of a chapter a
+    /// violation concerns gets 0, with the changed files named: its tests cannot be trusted. An
+    /// assigned exercise the report does not have is not graded.
+    public init(report: CheckReport, assignment: ClassroomAssignment, violations: [LockViolation], workbook: Workbook) {
+        self.violations = violations
+        self.items = assignment.exercises(in: workbook).map { chapter, exercise, maxPoints in
+            let tampering = violations.filter { violation in
+                violation.affectedChapters(in: workbook).contains { $0.number == chapter.number }
+            }
+            let result = report.results.first { $0.exercise.id == exercise.id }
+            let verdict: ClassroomVerdict
+            let reason: String
+            if !tampering.isEmpty {
+                verdict = .tampered
+                reason = "Chapter \(chapter.number) is graded 0 because "
+                    + tampering.map(\.description).joined(separator: ", ") + " (see \(WorkbookLock.fileName))."
+            } else if let result, result.passed {
+                verdict = .pass
+                reason = result.runs.count > 1 ? "Passed all \(result.runs.count) runs." : "Passed."
+            } else if let result, let kind = result.kind {
+                verdict = .failed(kind)
+                let first = result.findings.min { $0.kind < $1.kind }
+                let failedRuns = result.runs.filter { !$0.passed }.count
+                let runs = result.runs.count > 1 ? " (failed \(failedRuns) of \(result.runs.count) runs)" : ""
+                reason = kind.label.prefix(1).uppercased() + kind.label.dropFirst() + runs
+                    + (first.map { ": " + $0.message } ?? ".")
+            } else {
+                verdict = .notGraded
+                reason = "Not graded: this check did not run it."
+            }
+            return Item(exercise: exercise.id, chapter: chapter.number, points: verdict == .pass ? maxPoints : 0,
+                        maxPoints: maxPoints, verdict: verdict, reason: reason)
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// One of N equal parts of a batch, so that N machines (a CI matrix) can share the grading:
+/// `--shard K/N` takes every N-th item, starting at the K-th.
+public struct Shard: Sendable, Equatable, CustomStringConvertible {
+    /// Which part, from 1.
+    public let index: Int
+    /// How many parts.
+    public let count: Int
+
+    /// Part `index` (1-based) of `count`; throws a bad-input ``ClassroomError`` unless 1 ≤ index ≤ count.
+    public init(index: Int, count: Int) throws {
+        guard count >= 1, (1...count).contains(index) else {
+            throw ClassroomError.badInput("There is no shard \(index)/\(count): a shard is K/N with 1 ≤ K ≤ N, like 2/4.")
+        }
+        self.index = index
+        self.count = count
+    }
+
+    /// Parses "K/N", like "2/4".
+    public init(parsing text: String) throws {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            .map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let index = parts[0], let count = parts[1] else {
+            throw ClassroomError.badInput("'\(text)' is not a shard: write K/N, like 2/4 for the second of four.")
+        }
+        try self.init(index: index, count: count)
+    }
+
+    /// This part of `items`: sorted, then every ``count``-th starting at the ``index``-th, so every
+    /// machine picks the same way whatever order it found them in.
+    public func select<Item: Comparable>(_ items: [Item]) -> [Item] {
+        items.sorted().enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
+    }
+
+    public var description: String { "\(index)/\(count)" }
+}

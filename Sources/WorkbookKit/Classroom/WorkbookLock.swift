@@ -1,0 +1,130 @@
+import Foundation
+
+/// `workbook.lock`: what was assigned, and a SHA-256 of every protected file (``ProtectedPaths``)
+/// as the student copy was handed out, so that grading can tell which of them a student changed.
+public struct WorkbookLock: Codable, Sendable, Equatable {
+    /// The lock's file name, at the package root.
+    public static let fileName = "workbook.lock"
+    /// The format this version of the workbook writes and reads.
+    public static let currentVersion = 1
+
+    /// The lock's format.
+    public var version: Int
+    /// The chapters and points assigned.
+    public var assignment: ClassroomAssignment
+    /// SHA-256 (hex) of each protected file, by its path from the package root.
+    public var files: [String: String]
+
+    public init(assignment: ClassroomAssignment, files: [String: String]) {
+        self.version = Self.currentVersion
+        self.assignment = assignment
+        self.files = files
+    }
+
+    /// The lock of the protected files under `root` as they are now.
+    public static func make(root: URL, assignment: ClassroomAssignment) throws -> WorkbookLock {
+        WorkbookLock(assignment: assignment, files: try digests(under: root))
+    }
+
+    /// Reads `workbook.lock` under `root`.
+    public static func read(root: URL) throws -> WorkbookLock {
+        let url = root.appendingPathComponent(fileName)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw ClassroomError(
+                "There is no \(fileName) in \(root.path): only a student copy made by `workbook export` is graded as a classroom assignment.",
+                isBadInput: false)
+        }
+        let lock: WorkbookLock
+        do {
+            lock = try JSONDecoder().decode(WorkbookLock.self, from: data)
+        } catch {
+            throw ClassroomError("\(fileName) cannot be read: \(error)", isBadInput: false)
+        }
+        guard lock.version == currentVersion else {
+            throw ClassroomError(
+                "\(fileName) is in format \(lock.version); this workbook reads format \(currentVersion). Export the assignment again with this workbook.",
+                isBadInput: false)
+        }
+        return lock
+    }
+
+    /// The lock as written to disk: pretty, with sorted keys, so that it diffs well.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self) + Data("\n".utf8)
+    }
+
+    /// Writes `workbook.lock` under `root`.
+    public func write(root: URL) throws {
+        try encoded().write(to: root.appendingPathComponent(Self.fileName), options: .atomic)
+    }
+
+    /// Every protected file under `root` that differs from the lock, sorted by path: changed,
+    /// missing, or added (a new file among the protected ones).
+    public func verify(root: URL) throws -> [LockViolation] {
+        let now = try Self.digests(under: root)
+        var violations: [LockViolation] = []
+        for (path, digest) in files {
+            if let current = now[path] {
+                if current != digest { violations.append(LockViolation(kind: .changed, path: path)) }
+            } else {
+                violations.append(LockViolation(kind: .missing, path: path))
+            }
+        }
+        for path in now.keys where files[path] == nil {
+            violations.append(LockViolation(kind: .added, path: path))
+        }
+        return violations.sorted { $0.path < $1.path }
+    }
+
+    /// The digest of every protected file under `root`. A symbolic link's digest is that of where it
+    /// points, so that turning a file into a link counts as a change.
+    private static func digests(under root: URL) throws -> [String: String] {
+        var digests: [String: String] = [:]
+        for path in try ProtectedPaths.list(under: root) {
+            let url = root.appendingPathComponent(path)
+            if let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) {
+                digests[path] = SHA256.hex(Data("symbolic link to \(destination)".utf8))
+            } else {
+                digests[path] = SHA256.hex(try Data(contentsOf: url))
+            }
+        }
+        return digests
+    }
+}
+
+/// A protected file that is not as the lock has it.
+public struct LockViolation: Codable, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Codable, Sendable {
+        /// Its contents differ from the lock's.
+        case changed
+        /// The lock has it; the copy does not.
+        case missing
+        /// A file among the protected ones that the lock does not have.
+        case added
+    }
+
+    public var kind: Kind
+    /// Its path from the package root.
+    public var path: String
+
+    public init(kind: Kind, path: String) {
+        self.kind = kind
+        self.path = path
+    }
+
+    /// "Tests/Chapter1LatchTests/Exercise1_1Tests.swift was changed".
+    public var description: String {
+        switch kind {
+        case .changed: "\(path) was changed"
+        case .missing: "\(path) was deleted"
+        case .added: "\(path) was added"
+        }
+    }
+
+    /// The chapters this file can sway (see ``ProtectedPaths/chapters(concernedBy:in:)``).
+    public func affectedChapters(in workbook: Workbook) -> [Chapter] {
+        ProtectedPaths.chapters(concernedBy: path, in: workbook)
+    }
+}
