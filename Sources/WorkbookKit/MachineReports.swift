@@ -13,6 +13,8 @@ public struct ExercismResults: Codable, Sendable, Equatable {
     public var tests: [Test]
     /// Files the learner should not have edited that changed: every verdict is then suspect.
     public var frozenFilesChanged: [String]
+    /// With `check --classroom`: the points of each assigned exercise and the protected files changed.
+    public var classroom: ClassroomGrade?
 
     public enum Status: String, Codable, Sendable {
         case pass, fail, error
@@ -35,11 +37,15 @@ public struct ExercismResults: Codable, Sendable, Equatable {
         public var failedRuns: Int
         public var notes: [String]?
         public var warnings: [Warning]
+        /// With `check --classroom`: the points awarded and the most there were.
+        public var points: Int?
+        public var maxPoints: Int?
 
         enum CodingKeys: String, CodingKey {
-            case name, status, message, chapter, exercise, kind, location, detail, runs, notes, warnings
+            case name, status, message, chapter, exercise, kind, location, detail, runs, notes, warnings, points
             case taskID = "task_id"
             case failedRuns = "failed_runs"
+            case maxPoints = "max_points"
         }
     }
 
@@ -50,8 +56,28 @@ public struct ExercismResults: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case version, status, message, tests
+        case version, status, message, tests, classroom
         case frozenFilesChanged = "frozen_files_changed"
+    }
+
+    /// These results with `grade`'s points beside each test.
+    public func adding(_ grade: ClassroomGrade) -> ExercismResults {
+        var copy = self
+        copy.classroom = grade
+        for index in copy.tests.indices {
+            guard let item = grade.items.first(where: { $0.exercise == copy.tests[index].exercise }) else { continue }
+            copy.tests[index].points = item.points
+            copy.tests[index].maxPoints = item.maxPoints
+        }
+        return copy
+    }
+
+    /// As JSON: pretty, keys sorted.
+    public func encoded() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Strings, numbers and arrays of them always encode.
+        return (try? encoder.encode(self)) ?? Data()
     }
 }
 
@@ -88,10 +114,7 @@ extension CheckReport {
 
     /// ``exercismResults(in:frozenChanges:)`` as JSON.
     public func exercismJSON(in workbook: Workbook, frozenChanges: [String] = []) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Encoding plain strings and numbers cannot fail.
-        return (try? encoder.encode(exercismResults(in: workbook, frozenChanges: frozenChanges))) ?? Data()
+        exercismResults(in: workbook, frozenChanges: frozenChanges).encoded()
     }
 
     /// JUnit XML: a test suite per chapter, a test case per exercise.

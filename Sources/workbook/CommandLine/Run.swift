@@ -26,6 +26,9 @@ extension CommandLine {
         } catch let error as UsageError {
             Terminal.warn("workbook \(command.name): \(error.message)\n\nUSAGE: \(command.usage)\nSee `workbook \(command.name) --help`.")
             return 2
+        } catch let error as ClassroomError where error.isBadInput {
+            Terminal.warn("workbook \(command.name): \(error)")
+            return 2
         } catch let error as WorkbookError where error.isBadInput {
             Terminal.warn("workbook \(command.name): \(error)")
             return 2

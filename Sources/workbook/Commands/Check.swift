@@ -6,6 +6,7 @@ extension Flag {
     static let verbose = Flag("--verbose", help: "also print the raw TSan reports, crash backtraces and test messages")
     static let json = Flag("--json", help: "print results as JSON (Exercism results.json v3, with chapter, kind, location)")
     static let junit = Flag("--junit", .path, help: "also write JUnit XML to PATH")
+    static let classroom = Flag("--classroom", help: "grade as a classroom assignment: verify workbook.lock first, then award its points (a chapter whose protected files changed gets 0)")
 }
 
 extension Command {
@@ -19,9 +20,10 @@ extension Command {
         hang), a crash, or a compile error. A chapter that does not compile does not stop the others \
         from being graded. With no names, checks everything. Exit status 0 only if everything checked passed.
         """,
-        flags: [.runs, .verbose, .json, .junit],
+        flags: [.runs, .verbose, .json, .junit, .classroom],
         run: { arguments in
             let workbook = try currentWorkbook()
+            if arguments.has(.classroom) { return try checkClassroom(workbook, arguments) }
             var session = try LearnerSession(workbook: workbook)
             let items = try workbook.select(arguments.positional)
             let report = try Checker(workbook: workbook, progress: Terminal.progress).check(items, runs: arguments.count(.runs))
@@ -66,4 +68,46 @@ func printNext(_ next: LearnerSession.Item?, report: CheckReport, style: Style) 
     let verb = failedHere ? "fix" : "next"
     Terminal.say(wrap("\(style.bold("Next:")) \(verb) \(next.exercise.id) \(next.exercise.title) — \(Layout.exerciseFile(next.chapter, next.exercise))",
                width: Terminal.width))
+}
+
+/// `check --classroom`: the lock first, then the assigned exercises asked for, then their points.
+/// Exit status 0 only when every exercise checked earned its points.
+private func checkClassroom(_ workbook: Workbook, _ arguments: ParsedArguments) throws -> Int32 {
+    guard FileManager.default.fileExists(atPath: workbook.layout.url(WorkbookLock.fileName).path) else {
+        throw UsageError(message: "there is no \(WorkbookLock.fileName) here: --classroom grades a student copy made by `workbook export`.")
+    }
+    let lock = try WorkbookLock.read(root: workbook.root)
+    let violations = try lock.verify(root: workbook.root)
+    let assigned = lock.assignment.exercises(in: workbook).map(\.exercise.id)
+    let asked = try workbook.select(arguments.positional)
+    let outside = asked.map(\.exercise.id).filter { !assigned.contains($0) }
+    if !arguments.positional.isEmpty, !outside.isEmpty, outside.count == asked.count {
+        throw UsageError(message: "\(outside.joined(separator: ", ")) is not part of this assignment (\(WorkbookLock.fileName) assigns \(assigned.joined(separator: ", "))).")
+    }
+    let items = asked.filter { assigned.contains($0.exercise.id) }
+    let report = try Checker(workbook: workbook, progress: Terminal.progress).check(items, runs: arguments.count(.runs))
+    // The exercises not checked this time are not part of this grade.
+    var assignment = lock.assignment
+    assignment.points = assignment.points.filter { id, _ in items.contains { $0.exercise.id == id } }
+    let grade = ClassroomGrade(report: report, assignment: assignment, violations: violations, workbook: workbook)
+    if let path = arguments.text(.junit) {
+        try report.junitXML().write(toFile: path, atomically: true, encoding: .utf8)
+    }
+    if arguments.has(.json) {
+        Terminal.say(String(decoding: report.exercismResults(in: workbook).adding(grade).encoded(), as: UTF8.self))
+    } else {
+        let style = Style.automatic
+        Terminal.say(style.fitting(report.rendered(style: style, verbose: arguments.has(.verbose), workbook: workbook, width: Terminal.width)))
+        Terminal.say("")
+        Terminal.say(style.bold("Classroom grade"))
+        for violation in grade.violations {
+            Terminal.say(style.red(wrap("changed: \(violation)", indent: "  ", width: Terminal.width)))
+        }
+        for item in grade.items {
+            let mark = item.verdict == .pass ? style.pass : style.fail
+            Terminal.say(wrap("\(mark) \(item.exercise)  \(item.points)/\(item.maxPoints)  \(item.reason)", indent: "  ", width: Terminal.width))
+        }
+        Terminal.say(style.bold("Total: \(grade.total) of \(grade.maxTotal) points"))
+    }
+    return grade.items.allSatisfy { $0.verdict == .pass } ? 0 : 1
 }

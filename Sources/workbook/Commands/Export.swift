@@ -1,0 +1,47 @@
+import Foundation
+import WorkbookKit
+
+extension Flag {
+    static let student = Flag("--student", .path, help: "the folder to write the student copy into (new or empty)")
+    static let chapters = Flag("--chapters", .text(name: "LIST"), help: "the chapters to assign, e.g. 1,3 (default: all)")
+    static let points = Flag("--points", .path, help: "a JSON file of points per exercise, e.g. {\"1.1\": 5, \"3.2\": 20} (default: 10 each)")
+}
+
+extension Command {
+    static let export = Command(
+        name: "export",
+        abstract: "teachers: write a student copy with autograding",
+        arguments: .none,
+        discussion: """
+        For teachers: writes a student copy of the workbook into a new folder — everything but the \
+        reference solutions, the near misses and the workbook's own tests and CI; the hints stay — \
+        with a GitHub Classroom autograding workflow (\(ClassroomWorkflow.path): one graded step per \
+        exercise) and \(WorkbookLock.fileName) (the assigned chapters, the points, and a checksum of every \
+        file a student must not change). The copy is a git repository with one commit: push it to a \
+        template repository and create the assignment from it.
+        """,
+        flags: [.student, .chapters, .points],
+        run: { arguments in
+            guard let folder = arguments.text(.student) else {
+                throw UsageError(message: "say where the student copy goes: --student DIR.")
+            }
+            let workbook = try currentWorkbook()
+            let pointsFile = try arguments.text(.points).map { path in
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    throw UsageError(message: "cannot read the points file '\(path)'.")
+                }
+                return data
+            }
+            let assignment = try ClassroomAssignment(workbook: workbook, chapterList: arguments.text(.chapters), pointsFile: pointsFile)
+            let destination = URL(fileURLWithPath: folder)
+            let written = try StudentCopy(workbook: workbook, assignment: assignment).write(to: destination)
+            let exercises = assignment.exercises(in: workbook)
+            Terminal.say("Wrote a student copy to \(destination.path): \(written.files) files, "
+                + "\(exercises.count) exercises from chapter\(assignment.chapters.count == 1 ? "" : "s") "
+                + "\(assignment.chapters.map(String.init).joined(separator: ", ")), \(assignment.maxScore) points.")
+            Terminal.say(written.committed
+                ? "It is a git repository with one commit. Next: push it to a new template repository and create the assignment from it."
+                : "git was not found, so it is not a repository yet: run `git init && git add -A && git commit -m start` in it before pushing.")
+            return 0
+        })
+}
