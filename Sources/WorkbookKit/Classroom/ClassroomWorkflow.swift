@@ -70,6 +70,7 @@ public enum ClassroomWorkflow {
                 run: |
                   git config --global --add safe.directory "$GITHUB_WORKSPACE"
                   template=$(git rev-list --max-parents=0 HEAD | tail -n 1)
+                  # Whole folders, so that files a student added to them go too.
                   rm -rf -- \(cleared)
                   git checkout "$template" -- \(restored)
               - name: Build once, so each exercise's step builds only what changed

@@ -90,7 +90,7 @@ public struct Gradebook: Sendable, Equatable {
 
 extension Gradebook {
     /// Between the paths of the `tampered` column.
-    static let pathSeparator = "; "
+    private static let pathSeparator = "; "
 
     /// The header: student, then `<id> points` and `<id> verdict` per exercise, total, tampered, note.
     private static func header(_ exercises: [String]) -> [String] {
@@ -154,7 +154,7 @@ extension Gradebook {
 }
 
 /// RFC 4180 fields and records.
-enum CSV {
+private enum CSV {
     /// A field, quoted when it holds a comma, a double quote or a line break (its quotes doubled).
     static func field(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }

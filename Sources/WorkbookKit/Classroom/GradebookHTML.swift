@@ -49,7 +49,8 @@ public enum GradebookHTML {
         guard students > 0 else { return html + "<p>No submissions were graded.</p>\n</section>\n" }
         html += "<div class=\"bars\">\n"
         for id in ranked {
-            let counts = ClassroomVerdict.allCases.map { verdict in
+            // Failures on the left, where the eye starts; passes last.
+            let counts = (ClassroomVerdict.allCases.filter { $0 != .pass } + [.pass]).map { verdict in
                 (verdict, gradebook.rows.filter { $0.cell(id).verdict == verdict }.count)
             }.filter { $0.1 > 0 }
             let caught = counts.filter { if case .failed = $0.0 { true } else { false } }
@@ -58,7 +59,7 @@ public enum GradebookHTML {
             html += "<div class=\"bar-row\"><span class=\"exercise\">\(escape(id))</span><div class=\"bar\">"
             for (verdict, count) in counts {
                 let label = "\(count) \(count == 1 ? "student" : "students"): \(verdict.label)"
-                html += "<span class=\"segment \(cssClass(verdict))\" style=\"flex-grow: \(count)\" title=\"\(escape(label))\">\(count)</span>"
+                html += "<span class=\"segment \(cssClass(verdict))\" style=\"flex: \(count) 1 0\" title=\"\(escape(label))\">\(count)</span>"
             }
             html += "</div><span class=\"caught\">\(failures(id)) of \(students) failed · \(escape(summary))</span></div>\n"
         }
@@ -102,18 +103,19 @@ public enum GradebookHTML {
         "v-" + verdict.code.replacingOccurrences(of: " ", with: "-")
     }
 
-    /// Each verdict's colours: a light background with dark text for table cells, a stronger shade
-    /// for bars and swatches. Every text colour reads at 7:1 or better on its background.
-    private static func colours(_ verdict: ClassroomVerdict) -> (background: String, text: String, bar: String) {
-        switch verdict {
-        case .pass: ("#d3f3dc", "#0b4526", "#2f9e5c")
-        case .failed(.race): ("#fde0df", "#7a1a1a", "#d64545")
-        case .failed(.crash): ("#f7dbf0", "#5e1750", "#b0368f")
-        case .failed(.hang): ("#fff1c4", "#5a4300", "#d9a300")
-        case .failed(.wrong): ("#ffe3d1", "#6b2d0b", "#e8702a")
-        case .failed(.compile): ("#dfe5ec", "#1f2b3a", "#5b6b7f")
-        case .tampered: ("#e7defe", "#33206b", "#7048c4")
-        case .notGraded: ("#efefef", "#3d3d3d", "#b5b5b5")
+    /// Each verdict's colours: a light background with dark text for table cells (7:1 contrast or
+    /// better), a stronger shade for bars and swatches, and the text on those bars (4.5:1 or better).
+    private static func colours(_ verdict: ClassroomVerdict) -> (background: String, text: String, bar: String, barText: String) {
+        let light = "#ffffff", dark = "#1b1b1b"
+        return switch verdict {
+        case .pass: ("#d3f3dc", "#0b4526", "#2f9e5c", dark)
+        case .failed(.race): ("#fde0df", "#7a1a1a", "#c53030", light)
+        case .failed(.crash): ("#f7dbf0", "#5e1750", "#b0368f", light)
+        case .failed(.hang): ("#fff1c4", "#5a4300", "#d9a300", dark)
+        case .failed(.wrong): ("#ffe3d1", "#6b2d0b", "#e8702a", dark)
+        case .failed(.compile): ("#dfe5ec", "#1f2b3a", "#5b6b7f", light)
+        case .tampered: ("#e7defe", "#33206b", "#7048c4", light)
+        case .notGraded: ("#efefef", "#3d3d3d", "#b5b5b5", dark)
         }
     }
 
@@ -121,7 +123,8 @@ public enum GradebookHTML {
         let verdicts = ClassroomVerdict.allCases.map { verdict in
             let colour = colours(verdict), name = cssClass(verdict)
             return ".cell.\(name) { background: \(colour.background); color: \(colour.text); }\n"
-                + ".segment.\(name), .swatch.\(name) { background: \(colour.bar); }"
+                + ".segment.\(name) { background: \(colour.bar); color: \(colour.barText); }\n"
+                + ".swatch.\(name) { background: \(colour.bar); }"
         }.joined(separator: "\n")
         return """
         :root { color-scheme: light; }
@@ -138,7 +141,7 @@ public enum GradebookHTML {
         .exercise { font-weight: 600; font-variant-numeric: tabular-nums; }
         .bar { display: flex; height: 1.3rem; border-radius: 4px; overflow: hidden; background: #e4e4e4; }
         .segment { display: flex; align-items: center; justify-content: center; min-width: 1.2rem;
-                   color: #fff; font-size: .75rem; font-weight: 600; text-shadow: 0 0 2px rgba(0,0,0,.55); }
+                   font-size: .75rem; font-weight: 600; }
         .caught { font-size: .85rem; color: #3a3a3a; }
         .table-wrap { max-height: 80vh; overflow: auto; border: 1px solid #d6d6d6; border-radius: 6px; background: #fff; }
         table { border-collapse: separate; border-spacing: 0; width: 100%; font-variant-numeric: tabular-nums; }

@@ -9,7 +9,8 @@ public enum ProtectedPaths {
     /// Single files, by their path from the package root.
     public static let files = ["Package.swift", ClassroomWorkflow.path]
     /// Folders every file under which is protected.
-    public static let folders = ["Sources", "Tests"]
+    public static let folders = ["Sources", testsFolder]
+    static let testsFolder = "Tests"
     /// Each chapter's manifest: `Exercises/<Chapter>/chapter.json`.
     public static let manifestName = "chapter.json"
     static let exercisesFolder = SourceSet.exercises.folder
@@ -38,7 +39,7 @@ public enum ProtectedPaths {
         name.hasPrefix(".build") || name == ".DS_Store"
     }
 
-    /// The regular files under `root/folder`, by their paths from `root`.
+    /// The files (symbolic links included, not followed) under `root/folder`, by their paths from `root`.
     private static func filesRecursively(in folder: String, under root: URL) throws -> [String] {
         let start = root.appendingPathComponent(folder)
         var isFolder: ObjCBool = false
@@ -69,9 +70,9 @@ extension ProtectedPaths {
     public static func chapters(concernedBy path: String, in workbook: Workbook) -> [Chapter] {
         let parts = path.split(separator: "/").map(String.init)
         let owner: Chapter? = switch parts.first {
-        case "Tests" where parts.count > 3 && parts[1] == "NearMisses":
+        case testsFolder where parts.count > 3 && parts[1] == "NearMisses":
             workbook.chapters.first { $0.name == parts[2] }
-        case "Tests" where parts.count > 2:
+        case testsFolder where parts.count > 2:
             workbook.chapters.first { $0.testModule == parts[1] }
         case exercisesFolder where parts.count == 3 && parts[2] == manifestName:
             workbook.chapters.first { $0.name == parts[1] }
