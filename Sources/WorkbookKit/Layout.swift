@@ -73,6 +73,8 @@ public struct Layout: Sendable, Equatable {
 
     /// The faulty exercises the selftest's fault drill swaps in.
     public static let drillFixtures = "\(testsFolder)/WorkbookKitTests/Fixtures/drill"
+    /// What the classroom drill swaps in (a submission up to mischief).
+    public static let classroomFixtures = "\(testsFolder)/WorkbookKitTests/Fixtures/classroom"
 
     /// Where a backup of an exercise's file made at `stamp` goes.
     public static func backup(_ chapter: Chapter, _ exercise: Exercise, stamp: String) -> String {
@@ -90,6 +92,9 @@ public struct Layout: Sendable, Equatable {
         case selftestExercises = "selftest-exercises"
         case selftestCorpus = "selftest-corpus"
         case selftestDrill = "selftest-drill"
+        case selftestClassroom = "selftest-classroom"
+        /// The teacher's batch: a package copy and a build per job.
+        case grade
     }
 
     // MARK: Resolving

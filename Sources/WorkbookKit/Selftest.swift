@@ -134,7 +134,10 @@ public struct Selftest: Sendable {
         }
         var faultDrill = FaultDrill(workbook: workbook, progress: progress)
         faultDrill.workbookExecutable = workbookExecutable
-        let drillOutcomes = drill ? try faultDrill.run() : []
+        var drillOutcomes = drill ? try faultDrill.run() : []
+        if drill, let workbookExecutable {
+            drillOutcomes += try ClassroomDrill(workbook: workbook, executable: workbookExecutable, progress: progress).run()
+        }
         return Report(rows: rows, runs: runs, unitTestsPassed: unitPassed, unitTestFailures: unitFailures,
                       buildProblems: problems, corpus: corpusOutcomes, corpusProblems: corpusProblems,
                       drill: drillOutcomes, seconds: Date().timeIntervalSince(start))

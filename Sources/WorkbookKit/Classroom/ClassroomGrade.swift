@@ -90,16 +90,12 @@ public struct ClassroomGrade: Codable, Sendable, Equatable {
     public init(report: CheckReport, assignment: ClassroomAssignment, violations: [LockViolation], workbook: Workbook) {
         self.violations = violations
         self.items = assignment.exercises(in: workbook).map { chapter, exercise, maxPoints in
-            let tampering = violations.filter { violation in
-                violation.affectedChapters(in: workbook).contains { $0.number == chapter.number }
-            }
             let result = report.results.first { $0.exercise.id == exercise.id }
             let verdict: ClassroomVerdict
             let reason: String
-            if !tampering.isEmpty {
+            if let tampered = Self.tamperedReason(chapter: chapter.number, violations, workbook) {
                 verdict = .tampered
-                reason = "Chapter \(chapter.number) is graded 0 because "
-                    + tampering.map(\.description).joined(separator: ", ") + " (see \(WorkbookLock.fileName))."
+                reason = tampered
             } else if let result, result.passed {
                 verdict = .pass
                 reason = result.runs.count > 1 ? "Passed all \(result.runs.count) runs." : "Passed."
@@ -117,5 +113,29 @@ public struct ClassroomGrade: Codable, Sendable, Equatable {
             return Item(exercise: exercise.id, chapter: chapter.number, points: verdict == .pass ? maxPoints : 0,
                         maxPoints: maxPoints, verdict: verdict, reason: reason)
         }
+    }
+
+    /// This grade with `more` violations: every exercise of a chapter one concerns gets 0. (The
+    /// teacher's batch finds them in the submission, and grades a pristine copy of it.)
+    public func applying(_ more: [LockViolation], workbook: Workbook) -> ClassroomGrade {
+        var copy = self
+        copy.violations = Array(Set(violations + more)).sorted { $0.path < $1.path }
+        for index in copy.items.indices {
+            guard let reason = Self.tamperedReason(chapter: copy.items[index].chapter, copy.violations, workbook) else { continue }
+            copy.items[index].verdict = .tampered
+            copy.items[index].points = 0
+            copy.items[index].reason = reason
+        }
+        return copy
+    }
+
+    /// Why `chapter` is graded 0, when a violation concerns it.
+    static func tamperedReason(chapter: Int, _ violations: [LockViolation], _ workbook: Workbook) -> String? {
+        let tampering = violations.filter { violation in
+            violation.affectedChapters(in: workbook).contains { $0.number == chapter }
+        }
+        guard !tampering.isEmpty else { return nil }
+        return "Chapter \(chapter) is graded 0 because "
+            + tampering.map(\.description).joined(separator: ", ") + " (see \(WorkbookLock.fileName))."
     }
 }

@@ -17,7 +17,7 @@ struct Command: Sendable {
 
     /// Every command, in the order the overview lists them.
     static let all: [Command] = [
-        .progress, .check, .watch, .hint, .lesson, .reset, .solution, .export, .selftest,
+        .progress, .check, .watch, .hint, .lesson, .reset, .solution, .export, .grade, .selftest,
     ]
 
     /// The command called `name`.

@@ -1,0 +1,133 @@
+import Foundation
+
+/// The teacher's batch: grades every submission (a clone of a student's repository) against the
+/// teacher's pristine student copy — only the learner's exercise files are copied in — each in a
+/// ``Sandbox``, and gathers the rows of a ``Gradebook``. A submission that does not build, hangs
+/// or crashes gets its row and never stops the batch.
+public struct BatchGrader: Sendable {
+    /// The teacher's student copy (the template), with its `workbook.lock`.
+    public var workbook: Workbook
+    public var lock: WorkbookLock
+    /// The `workbook` tool to run `check --classroom --json` with.
+    public var executable: URL
+    /// Where each job keeps its package copy and build, from one submission to the next.
+    public var workFolder: URL
+    /// Submissions graded at once (each with its own build: TSan builds are heavy).
+    public var jobs = 1
+    /// Seconds one submission may take in all, build included.
+    public var timeLimit: Double = 1_200
+    public var progress: @Sendable (String) -> Void
+
+    public init(workbook: Workbook, executable: URL, workFolder: URL, progress: @escaping @Sendable (String) -> Void = { _ in }) throws {
+        self.workbook = workbook
+        self.lock = try WorkbookLock.read(root: workbook.root)
+        self.executable = executable
+        self.workFolder = workFolder
+        self.progress = progress
+    }
+
+    /// The submission folders under `folder`, sorted by name (hidden ones and files left out).
+    public static func submissions(in folder: URL) throws -> [URL] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted()
+        return names.map { folder.appendingPathComponent($0) }.filter { url in
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
+        }
+    }
+
+    /// Grades `submissions`; the rows come back in name order.
+    public func grade(_ submissions: [URL]) throws -> Gradebook {
+        let exercises = lock.assignment.exercises(in: workbook).map(\.exercise.id)
+        let rows = Rows()
+        let next = Rows.Counter()
+        let workers = max(1, min(jobs, submissions.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { job in
+            while let index = next.take(below: submissions.count) {
+                let submission = submissions[index]
+                progress("Grading \(submission.lastPathComponent) (\(index + 1) of \(submissions.count))…")
+                rows.add(grade(submission, job: job, exercises: exercises))
+            }
+        }
+        return try Gradebook(exercises: exercises, rows: rows.all)
+    }
+
+    /// One submission's row; every failure is a note on the row, never an error of the batch.
+    func grade(_ submission: URL, job: Int, exercises: [String]) -> Gradebook.Row {
+        let student = submission.lastPathComponent
+        let violations = (try? lock.verify(root: submission)) ?? []
+        let tampered = violations.map(\.path)
+        let jobFolder = workFolder.appendingPathComponent("job-\(job)")
+        let package = jobFolder.appendingPathComponent("package")
+        do {
+            try prepare(package, from: submission)
+            let results = jobFolder.appendingPathComponent("results.json")
+            try? FileManager.default.removeItem(at: results)
+            let sandbox = Sandbox(folder: jobFolder)
+            let command = try sandbox.command(
+                executable.path, ["check", "--classroom", "--json"],
+                environment: ["WORKBOOK_ROOT": package.path,
+                              "WORKBOOK_CHECK_SCRATCH": jobFolder.appendingPathComponent("build").path],
+                stdoutFile: results)
+            let run = try ChildProcess.run(command.executable, command.arguments, timeLimit: timeLimit)
+            if case .timedOut = run.termination {
+                return Gradebook.Row(student: student, cells: [:], tampered: tampered,
+                                     note: "timed out: grading took more than \(Int(timeLimit)) s")
+            }
+            guard let data = FileManager.default.contents(atPath: results.path),
+                  let decoded = try? JSONDecoder().decode(ExercismResults.self, from: data),
+                  let grade = decoded.classroom else {
+                let said = run.output.split(separator: "\n").last.map(String.init) ?? run.termination.description
+                return Gradebook.Row(student: student, cells: [:], tampered: tampered, note: "not graded: \(said)")
+            }
+            let note = decoded.status == .error ? "did not build" : ""
+            return Gradebook.Row(student: student, grade: grade.applying(violations, workbook: workbook), note: note)
+        } catch {
+            return Gradebook.Row(student: student, cells: [:], tampered: tampered, note: "not graded: \(error)")
+        }
+    }
+
+    /// Makes `package` the teacher's copy with the submission's exercise files in it. A file the
+    /// submission lacks, or has as anything but a regular file (a link could point anywhere on the
+    /// teacher's machine), stays the starter.
+    func prepare(_ package: URL, from submission: URL) throws {
+        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+        try PackageMirror(source: workbook.root, copy: package).sync()
+        // Every protected file as the lock has it (the workflow too), so that the copy verifies clean.
+        for relative in try ProtectedPaths.list(under: workbook.root) + [WorkbookLock.fileName] {
+            let destination = package.appendingPathComponent(relative)
+            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try PackageMirror.replaceIfChanged(destination, with: Data(contentsOf: workbook.layout.url(relative)))
+        }
+        for (chapter, exercise) in workbook.allExercises {
+            let relative = Layout.exerciseFile(chapter, exercise)
+            let theirs = submission.appendingPathComponent(relative)
+            guard let values = try? theirs.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey]),
+                  values.isRegularFile == true, values.isSymbolicLink != true,
+                  let data = FileManager.default.contents(atPath: theirs.path) else { continue }
+            try PackageMirror.replaceIfChanged(package.appendingPathComponent(relative), with: data)
+        }
+    }
+}
+
+/// Rows gathered from the batch's workers.
+private final class Rows: @unchecked Sendable {
+    private let lock = NSLock()
+    private var rows: [Gradebook.Row] = []
+
+    func add(_ row: Gradebook.Row) { lock.withLock { rows.append(row) } }
+    var all: [Gradebook.Row] { lock.withLock { rows } }
+
+    /// Hands out submission indices, each once.
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var next = 0
+
+        func take(below count: Int) -> Int? {
+            lock.withLock {
+                guard next < count else { return nil }
+                defer { next += 1 }
+                return next
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import WorkbookKit
+
+extension Flag {
+    static let out = Flag("--out", .path, help: "the gradebook CSV to write (required)")
+    static let html = Flag("--html", .path, help: "also write a one-page HTML report: students × exercises, coloured by verdict")
+    static let jobs = Flag("--jobs", .count(default: 1), help: "submissions graded at once (default 1; each needs its own TSan build)")
+    static let shard = Flag("--shard", .text(name: "K/N"), help: "grade only every N-th submission, starting at the K-th (for a CI matrix)")
+    static let merge = Flag("--merge", help: "join the CSVs named (one per shard) instead of grading")
+}
+
+extension Command {
+    static let grade = Command(
+        name: "grade",
+        abstract: "teachers: grade every submission into a gradebook",
+        arguments: .any("submissions-folder | shard.csv"),
+        discussion: """
+        For teachers, run in the student copy you exported (it has \(WorkbookLock.fileName)): grades every \
+        folder of SUBMISSIONS (each a clone of a student's repository) — only the students' exercise \
+        files are copied into a pristine copy, so edited tests cannot help — and writes one row per \
+        student: points and verdict per exercise, the total, the protected files the student changed, \
+        and a note when a submission did not build or timed out. Student code runs in a sandbox (see \
+        the README: on Linux no network and a read-only file system outside its folder; it is not a container).
+
+        With --merge, joins the CSVs of the shards of one batch into one gradebook.
+        """,
+        flags: [.out, .html, .jobs, .shard, .merge],
+        run: { arguments in
+            guard let out = arguments.text(.out) else { throw UsageError(message: "say where the gradebook goes: --out gradebook.csv.") }
+            let gradebook: Gradebook
+            if arguments.has(.merge) {
+                guard !arguments.positional.isEmpty else { throw UsageError(message: "name the shards' CSVs to merge.") }
+                gradebook = try Gradebook.merge(arguments.positional.map { path in
+                    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                        throw UsageError(message: "cannot read '\(path)'.")
+                    }
+                    return try Gradebook(csv: text)
+                })
+            } else {
+                guard arguments.positional.count == 1 else {
+                    throw UsageError(message: "name one folder of submissions, e.g. `workbook grade submissions --out gradebook.csv`.")
+                }
+                let workbook = try currentWorkbook()
+                guard FileManager.default.fileExists(atPath: workbook.layout.url(WorkbookLock.fileName).path) else {
+                    throw UsageError(message: "there is no \(WorkbookLock.fileName) here: run grade in the student copy `workbook export` wrote (the assignment's template).")
+                }
+                let folder = URL(fileURLWithPath: arguments.only)
+                var submissions = try BatchGrader.submissions(in: folder)
+                if let text = arguments.text(.shard) {
+                    let shard = try Shard(parsing: text)
+                    let names = shard.select(submissions.map(\.lastPathComponent))
+                    submissions = submissions.filter { names.contains($0.lastPathComponent) }
+                }
+                guard let executable = Bundle.main.executableURL else { throw UsageError(message: "cannot find the workbook tool's own path.") }
+                var grader = try BatchGrader(workbook: workbook, executable: executable,
+                                             workFolder: workbook.layout.url(Layout.scratch(.grade)), progress: Terminal.progress)
+                grader.jobs = arguments.count(.jobs)
+                Terminal.progress("Grading \(submissions.count) submission\(submissions.count == 1 ? "" : "s") (isolation: \(Sandbox.isolation.rawValue))…")
+                let start = Date()
+                gradebook = try grader.grade(submissions)
+                Terminal.progress(String(format: "Graded in %.0f s.", Date().timeIntervalSince(start)))
+            }
+            try gradebook.csv().write(toFile: out, atomically: true, encoding: .utf8)
+            if let html = arguments.text(.html) {
+                try GradebookHTML.render(gradebook).write(toFile: html, atomically: true, encoding: .utf8)
+            }
+            let notes = gradebook.rows.filter { !$0.note.isEmpty }.count
+            let tampered = gradebook.rows.filter { !$0.tampered.isEmpty }.count
+            Terminal.say("Wrote \(out): \(gradebook.rows.count) students, \(gradebook.exercises.count) exercises"
+                + (tampered > 0 ? ", \(tampered) with changed protected files" : "")
+                + (notes > 0 ? ", \(notes) with a note" : "") + ".")
+            return 0
+        })
+}
