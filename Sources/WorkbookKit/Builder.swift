@@ -42,6 +42,8 @@ public struct Builder: Sendable {
     public var scratchPath: URL
     /// Called with a line of progress for the user.
     public var progress: @Sendable (String) -> Void
+    /// Whether to report SwiftPM's every step too (for a terminal's one updating line).
+    public var showsSteps = false
 
     public init(workbook: Workbook, sources: SourceSet, scratchPath: URL, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.workbook = workbook
@@ -94,11 +96,27 @@ public struct Builder: Sendable {
 
     private func runBuild(only: [String]?) throws -> ChildResult {
         let settings = TestLaunch(packageRoot: workbook.root, scratchPath: scratchPath, sources: sources, only: only)
+        var onLine: (@Sendable (String) -> Void)?
+        if showsSteps {
+            let progress = progress
+            onLine = { line in
+                guard let step = Builder.buildStep(line) else { return }
+                progress("Building under the Thread Sanitizer: step \(step.done) of \(step.of)")
+            }
+        }
         return try ChildProcess.run(
             "swift",
             ["build", "--build-tests", "--sanitize=thread",
              "--package-path", workbook.root.path, "--scratch-path", scratchPath.path],
-            environment: settings.buildEnvironment, timeLimit: 1_800)
+            environment: settings.buildEnvironment, timeLimit: 1_800,
+            onLine: onLine)
+    }
+
+    /// SwiftPM's `[118/121] Compiling …` as (118, 121).
+    static func buildStep(_ line: String) -> (done: Int, of: Int)? {
+        guard line.hasPrefix("["), let close = line.firstIndex(of: "]") else { return nil }
+        let numbers = line[line.index(after: line.startIndex)..<close].split(separator: "/").compactMap { Int($0) }
+        return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
     }
 
     /// Every `file:line:col: error: message` line, once each.

@@ -6,6 +6,8 @@ public struct Checker: Sendable {
     public var workbook: Workbook
     public var scratchPath: URL
     public var progress: @Sendable (String) -> Void
+    /// Whether the build reports SwiftPM's every step (see ``Builder/showsSteps``).
+    public var showsBuildSteps = false
 
     public init(workbook: Workbook, scratchPath: URL? = nil, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.workbook = workbook
@@ -21,8 +23,9 @@ public struct Checker: Sendable {
         // Every chapter is built, not only the ones asked for: the build stays the same from one
         // check to the next, so it stays incremental.
         progress("Building the exercises under the Thread Sanitizer…")
-        let build = try Builder(workbook: workbook, sources: .exercises, scratchPath: scratchPath, progress: progress)
-            .build()
+        var builder = Builder(workbook: workbook, sources: .exercises, scratchPath: scratchPath, progress: progress)
+        builder.showsSteps = showsBuildSteps
+        let build = try builder.build()
 
         var results = items.map { item in
             var result = CheckReport.Result(chapter: item.chapter, exercise: item.exercise)

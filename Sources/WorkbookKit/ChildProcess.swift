@@ -60,7 +60,8 @@ public enum ChildProcess {
     /// At most this many bytes of output are kept: the first half and the last half.
     public static let outputCap = 256 * 1024
 
-    /// Runs `executable` with `arguments`, adding `environment` to this process's environment.
+    /// Runs `executable` with `arguments`, adding `environment` to this process's environment;
+    /// `onLine` sees each line of output as it comes (for progress).
     ///
     /// The watchdog kills the child's process group after `timeLimit` seconds in all, or when
     /// `idleLimit.file` has not grown for `idleLimit.seconds` (a test run whose event stream goes
@@ -70,7 +71,8 @@ public enum ChildProcess {
         _ arguments: [String],
         environment: [String: String] = [:],
         timeLimit: Double? = nil,
-        idleLimit: (file: URL, seconds: Double)? = nil
+        idleLimit: (file: URL, seconds: Double)? = nil,
+        onLine: (@Sendable (String) -> Void)? = nil
     ) throws -> ChildResult {
         let start = Date()
         var pipe: [Int32] = [0, 0]
@@ -127,10 +129,17 @@ public enum ChildProcess {
         let reading = DispatchSemaphore(value: 0)
         let reader = Thread {
             var buffer = [UInt8](repeating: 0, count: 65_536)
+            var partial: [UInt8] = []
             while true {
                 let count = read(readEnd, &buffer, buffer.count)
                 if count <= 0 { break }
                 collector.append(buffer[0..<count])
+                guard let onLine else { continue }
+                partial += buffer[0..<count]
+                while let newline = partial.firstIndex(of: UInt8(ascii: "\n")) {
+                    onLine(String(decoding: partial[..<newline], as: UTF8.self))
+                    partial.removeSubrange(...newline)
+                }
             }
             close(readEnd)
             reading.signal()

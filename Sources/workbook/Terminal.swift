@@ -57,31 +57,76 @@ enum Terminal {
         }
     }
 
-    /// Taken around every write, so that the interrupt's message never lands inside another one.
-    private static let output = NSLock()
+    /// Every write goes through here, so that the interrupt's message never lands inside another one
+    /// and a progress line is cleared before anything else is written.
+    private static let output = Output()
 
     /// Prints `text` and a newline to standard output.
     static func say(_ text: String) {
-        output.withLock {
-            FileHandle.standardOutput.write(Data((text + "\n").utf8))
-        }
+        output.write(text + "\n", to: .standardOutput)
     }
 
-    /// Writes a line to standard error (dimmed on a terminal), so standard output stays clean for --json.
+    /// Shows a line of progress on standard error, so standard output stays clean for --json: on a
+    /// terminal one dimmed line that each new one replaces, elsewhere plain lines.
     static let progress: @Sendable (String) -> Void = { line in
-        warn(Style.automatic(for: STDERR_FILENO).dim(line))
+        guard isatty(STDERR_FILENO) == 1 else {
+            output.write(line + "\n", to: .standardError)
+            return
+        }
+        let width = windowColumns(STDERR_FILENO) ?? readableWidth
+        let shown = line.count < width ? line : String(line.prefix(width - 2)) + "…"
+        output.showProgress(Style.automatic(for: STDERR_FILENO).dim(shown))
+    }
+
+    /// A checker that reports its progress here, with the build's every step on a terminal.
+    static func checker(for workbook: Workbook) -> Checker {
+        var checker = Checker(workbook: workbook, progress: progress)
+        checker.showsBuildSteps = isatty(STDERR_FILENO) == 1
+        return checker
     }
 
     /// Writes a message to standard error.
     static func warn(_ message: String) {
-        output.withLock {
-            FileHandle.standardError.write(Data((message + "\n").utf8))
-        }
+        output.write(message + "\n", to: .standardError)
     }
 
     /// Waits for a write in progress to end and keeps every later one out: the last words before exit.
     @Sendable static func hold() {
-        output.lock()
+        output.hold()
+    }
+}
+
+/// The tool's two output streams, written under one lock.
+private final class Output: @unchecked Sendable {
+    private let lock = NSLock()
+    /// Whether a progress line is on the terminal (standard error) now.
+    private var progressShown = false
+    private static let clearLine = "\r\u{1B}[K"
+
+    func write(_ text: String, to handle: FileHandle) {
+        lock.withLock {
+            clearProgress()
+            handle.write(Data(text.utf8))
+        }
+    }
+
+    func showProgress(_ line: String) {
+        lock.withLock {
+            FileHandle.standardError.write(Data((Self.clearLine + line).utf8))
+            progressShown = true
+        }
+    }
+
+    /// Clears the progress line, then keeps the lock for good: nothing may be written after the last words.
+    func hold() {
+        lock.lock()
+        clearProgress()
+    }
+
+    private func clearProgress() {
+        guard progressShown else { return }
+        FileHandle.standardError.write(Data(Self.clearLine.utf8))
+        progressShown = false
     }
 }
 

@@ -5,6 +5,16 @@ import Testing
 // Serialized: the Ctrl-C test kills every running child of this process.
 @Suite("Running children: exit codes, signals, watchdog, output cap", .serialized)
 struct ChildProcessTests {
+    @Test("each line of output is seen as it comes; SwiftPM's step counter is read from it")
+    func lines() throws {
+        let seen = LinesSeen()
+        _ = try ChildProcess.run("sh", ["-c", "echo '[3/120] Compiling A'; printf 'b\\nc'"], timeLimit: 10, onLine: seen.add)
+        #expect(seen.all == ["[3/120] Compiling A", "b"], "a last line without its newline is not a line yet")
+        #expect(Builder.buildStep("[3/120] Compiling A")! == (3, 120))
+        #expect(Builder.buildStep("Build complete!") == nil)
+        #expect(Builder.buildStep("[x/y]") == nil)
+    }
+
     @Test("exit status and signals are told apart")
     func termination() throws {
         #expect(try ChildProcess.run("/bin/sh", ["-c", "exit 3"]).termination == .exited(3))
@@ -86,4 +96,11 @@ private final class ResultBox: @unchecked Sendable {
         get { lock.lock(); defer { lock.unlock() }; return stored }
         set { lock.lock(); stored = newValue; lock.unlock() }
     }
+}
+
+private final class LinesSeen: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func add(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
 }

@@ -26,7 +26,7 @@ extension Command {
             if arguments.has(.classroom) { return try checkClassroom(workbook, arguments) }
             var session = try LearnerSession(workbook: workbook)
             let items = try workbook.select(arguments.positional)
-            let report = try Checker(workbook: workbook, progress: Terminal.progress).check(items, runs: arguments.count(.runs))
+            let report = try Terminal.checker(for: workbook).check(items, runs: arguments.count(.runs))
             let frozen = session.frozenChanges()
             if !frozen.isEmpty {
                 Terminal.warn(Style.automatic(for: STDERR_FILENO).yellow(Messages.frozenFilesChanged(frozen)))
@@ -85,7 +85,7 @@ private func checkClassroom(_ workbook: Workbook, _ arguments: ParsedArguments) 
         throw UsageError(message: "\(outside.joined(separator: ", ")) is not part of this assignment (\(WorkbookLock.fileName) assigns \(assigned.joined(separator: ", "))).")
     }
     let items = asked.filter { assigned.contains($0.exercise.id) }
-    let report = try Checker(workbook: workbook, progress: Terminal.progress).check(items, runs: arguments.count(.runs))
+    let report = try Terminal.checker(for: workbook).check(items, runs: arguments.count(.runs))
     // The exercises not checked this time are not part of this grade.
     var assignment = lock.assignment
     assignment.points = assignment.points.filter { id, _ in items.contains { $0.exercise.id == id } }

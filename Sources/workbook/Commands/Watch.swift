@@ -43,7 +43,7 @@ extension Command {
     private static func check(_ workbook: Workbook, _ items: [LearnerSession.Item], saved: Set<String>, style: Style) {
         do {
             var session = try LearnerSession(workbook: workbook)
-            let report = try Checker(workbook: workbook, progress: Terminal.progress).check(items)
+            let report = try Terminal.checker(for: workbook).check(items)
             let change = try session.record(report)
             Terminal.say(report.rendered(style: style, verbose: false, workbook: workbook, width: Terminal.width,
                                          inFull: { saved.contains($0.exercise.id) }))
