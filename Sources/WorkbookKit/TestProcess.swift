@@ -1,0 +1,105 @@
+import Foundation
+
+/// Runs test processes: the seam between starting processes (platform, files, environment, the
+/// watchdog) and the grading policy of ``TestRunner``, which tests drive with recorded runs.
+public protocol TestProcess: Sendable {
+    /// Which code the tests run against.
+    var sources: SourceSet { get }
+    /// One process over the tests `filters` select, within `timeLimit` seconds; `label` names its
+    /// artifacts when they are kept.
+    func run(filters: [String], timeLimit: Double, label: String) throws -> RunArtifacts
+    /// Where a crashed test trapped, found by running the tests `filter` selects again under a
+    /// debugger — in the test process, or (`inChild`) in the first child it starts; `nil` when that
+    /// cannot be found here.
+    func crashStack(filter: String, inChild: Bool, learnerFile: String) -> CrashStack?
+}
+
+/// The real test processes of a build: the test executable (Linux) or `swift test --skip-build`
+/// (macOS), with TSan's reports to files, the event stream, and the watchdog.
+public struct LaunchedTestProcess: TestProcess {
+    public var launch: TestLaunch
+    /// Seconds the event stream may stay unchanged before the run counts as stuck. Every wait in a
+    /// suite is bounded far below this, so a quiet stream means code that never returns.
+    public var quietLimit: Double = 10
+
+    public init(launch: TestLaunch) { self.launch = launch }
+
+    public var sources: SourceSet { launch.sources }
+
+    /// One test process over the tests the `filters` select, with the event stream and
+    /// TSan's reports written to files of a fresh folder, and the watchdog on.
+    public func run(filters: [String], timeLimit: Double, label: String) throws -> RunArtifacts {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("workbook-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let events = folder.appendingPathComponent("events.jsonl")
+
+        var testing = ["--event-stream-output-path", events.path, "--event-stream-version", "6.3"]
+        for filter in filters { testing += ["--filter", filter] }
+        let command = launch.command(testing)
+        let environment = command.environment.merging(Self.sanitizerEnvironment(logFolder: folder)) { _, sanitizer in sanitizer }
+
+        var result = try ChildProcess.run(command.executable, command.arguments, environment: environment,
+                                          timeLimit: timeLimit, idleLimit: (events, quietLimit))
+        // Newer kernels randomize memory more than TSan supports; running without ASLR fixes it.
+        if result.output.contains("ThreadSanitizer: unexpected memory mapping"), let setarch = Self.setarch {
+            try? FileManager.default.removeItem(at: events)
+            result = try ChildProcess.run(setarch, [Self.machine, "-R", command.executable] + command.arguments,
+                                          environment: environment, timeLimit: timeLimit, idleLimit: (events, quietLimit))
+        }
+        if let keep = ProcessInfo.processInfo.environment["WORKBOOK_KEEP_ARTIFACTS"], !keep.isEmpty {
+            keepArtifacts(folder, result, in: URL(fileURLWithPath: keep), label: label)
+        }
+        return RunArtifacts(
+            events: EventStream(contentsOf: events),
+            reports: TSanReport.reports(inFolder: folder),
+            termination: result.termination,
+            output: result.output,
+            seconds: result.seconds)
+    }
+
+    /// The environment of every test process: TSan's reports to files (or nowhere), no exit sleep
+    /// (TSan otherwise sleeps a second at every exit, exit-test children too), no Swift backtracer
+    /// (under TSan it can hang or leave processes behind), and the mark that the grader is reading.
+    static func sanitizerEnvironment(logFolder: URL?) -> [String: String] {
+        var options = "log_path=\(logFolder.map { "\($0.path)/tsan" } ?? "/dev/null") halt_on_error=0 history_size=4 atexit_sleep_ms=0"
+        if let symbolizer { options += " external_symbolizer_path=\(symbolizer)" }
+        // WORKBOOK_GRADER: the suites' race trait leaves the reports to the grader, which reads them.
+        return ["TSAN_OPTIONS": options, "SWIFT_BACKTRACE": "enable=no", "WORKBOOK_GRADER": "1"]
+    }
+
+    /// Runs the tests `filter` selects once more under gdb, when gdb is installed, to find where the
+    /// crash happened: in the test process, or (`inChild`) in the first child process it starts —
+    /// an exit test's, with follow-fork-mode.
+    public func crashStack(filter: String, inChild: Bool, learnerFile: String) -> CrashStack? {
+        // A debugger needs the test executable itself (Linux); on macOS libdispatch prints why it trapped.
+        guard let gdb = findInPath("gdb"), let testBinary = launch.testBinary else { return nil }
+        let follow = inChild ? ["-ex", "set follow-fork-mode child", "-ex", "set detach-on-fork on"] : []
+        let arguments = ["-q", "-batch"] + follow + ["-ex", "run", "-ex", "bt", "--args", testBinary.path,
+                         "--testing-library", "swift-testing", "--filter", filter]
+        guard let result = try? ChildProcess.run(gdb, arguments, environment: Self.sanitizerEnvironment(logFolder: nil),
+                                                 timeLimit: 60) else { return nil }
+        return CrashStack(gdbOutput: result.output, learnerFileSuffix: learnerFile)
+    }
+
+    /// For maintainers recording fixtures: copies a run's raw files (event stream, TSan logs, output,
+    /// how it ended) into a new folder under `destination`.
+    private func keepArtifacts(_ folder: URL, _ result: ChildResult, in destination: URL, label: String) {
+        let name = label + "-" + UUID().uuidString.prefix(6)
+        let target = destination.appendingPathComponent(name)
+        try? FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+        try? FileManager.default.copyItem(at: folder, to: target)
+        try? result.output.write(to: target.appendingPathComponent("output.txt"), atomically: true, encoding: .utf8)
+        try? result.termination.description.write(to: target.appendingPathComponent("termination.txt"), atomically: true, encoding: .utf8)
+    }
+
+    /// llvm-symbolizer next to the toolchain, for file:line in TSan's reports.
+    static let symbolizer: String? = findInPath("llvm-symbolizer")
+    static let setarch: String? = findInPath("setarch")
+    static var machine: String {
+        var info = utsname()
+        uname(&info)
+        return withUnsafeBytes(of: &info.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import WorkbookKit
+
+/// A test process that plays recorded runs back: the batch first, then one recording per exercise
+/// run alone; it remembers what it was asked.
+private final class RecordedTestProcess: TestProcess, @unchecked Sendable {
+    let sources = SourceSet.exercises
+    private let lock = NSLock()
+    private let batch: RunArtifacts
+    private let alone: [String: RunArtifacts]
+    private(set) var runs: [[String]] = []
+    private(set) var stacksAsked: [(filter: String, inChild: Bool)] = []
+
+    init(batch: RunArtifacts, alone: [String: RunArtifacts]) {
+        self.batch = batch
+        self.alone = alone
+    }
+
+    func run(filters: [String], timeLimit: Double, label: String) throws -> RunArtifacts {
+        lock.withLock {
+            runs.append(filters)
+            guard filters.count == 1 else { return batch }
+            // A run of one exercise: the recording whose suite the filter names, else a clean empty run.
+            return alone.first { filters[0].contains($0.key) }?.value
+                ?? RunArtifacts(events: EventStream(), reports: [], termination: .exited(0), output: "")
+        }
+    }
+
+    func crashStack(filter: String, inChild: Bool, learnerFile: String) -> CrashStack? {
+        lock.withLock { stacksAsked.append((filter, inChild)) }
+        return CrashStack(gdbOutput: Fixture.text("trap-5.1/gdb-backtrace.txt"), learnerFileSuffix: learnerFile)
+    }
+}
+
+@Suite("The test runner's policy, on recorded runs (no process started)")
+struct TestRunnerTests {
+    @Test("a batch that died: the unsettled exercises run again one by one; a crash alone is located at the learner's line")
+    func isolation() throws {
+        let items = Fixture.items("1.1", "1.2", "1.3", "5.1", "5.2", "5.3")
+        let process = RecordedTestProcess(
+            batch: Fixture.run("died-batch", .signaled(4)),
+            alone: ["Exercise5_1Tests": Fixture.run("trap-5.1", .signaled(4))])
+        let verdicts = try TestRunner(process: process).run(items)
+
+        #expect(verdicts.map(\.exercise.id) == items.map(\.exercise.id), "one verdict each, in the order asked")
+        #expect(process.runs.first?.count == 6, "first, one batch of all six")
+        #expect(process.runs.dropFirst().allSatisfy { $0.count == 1 }, "then each unsettled exercise alone")
+        #expect(process.runs.dropFirst().contains { $0[0].contains("Exercise5_1Tests") })
+        let trapped = try #require(verdicts.first { $0.exercise.id == "5.1" })
+        #expect(trapped.kind == .crash)
+        #expect(trapped.findings.first?.location == "Exercises/Chapter5BuggyCounter/HitCounter.swift:12")
+        #expect(process.stacksAsked.contains { $0.filter.contains("Exercise5_1Tests") && !$0.inChild },
+                "the crash of the process itself is located by running that suite again")
+    }
+
+    @Test("a batch where everything settles runs once")
+    func settled() throws {
+        let process = RecordedTestProcess(batch: Fixture.run("clean-solutions", .exited(0)), alone: [:])
+        var runner = TestRunner(process: process)
+        runner.grader = Grader(sources: .solutions)
+        let items = Fixture.items("1.1", "1.2")
+        let verdicts = try runner.run(items)
+        #expect(process.runs.count == 1)
+        #expect(verdicts.allSatisfy { $0.passed })
+    }
+}
