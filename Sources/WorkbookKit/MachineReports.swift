@@ -127,18 +127,18 @@ extension CheckReport {
         }
         for name in chapters {
             let mine = results.filter { $0.chapter.name == name }
-            xml += #"  <testsuite name="\#(escape(name))" tests="\#(mine.count)" failures="\#(mine.filter { !$0.passed }.count)">"# + "\n"
+            xml += #"  <testsuite name="\#(markupEscaped(name))" tests="\#(mine.count)" failures="\#(mine.filter { !$0.passed }.count)">"# + "\n"
             for result in mine {
                 let time = result.runs.map(\.seconds).reduce(0, +)
-                xml += #"    <testcase classname="\#(escape(name))" name="\#(escape("\(result.exercise.id) \(result.exercise.title)"))" time="\#(String(format: "%.3f", time))""#
+                xml += #"    <testcase classname="\#(markupEscaped(name))" name="\#(markupEscaped("\(result.exercise.id) \(result.exercise.title)"))" time="\#(String(format: "%.3f", time))""#
                 if result.passed {
                     xml += "/>\n"
                 } else {
                     let first = result.findings.sorted { $0.kind < $1.kind }.first
                     let message = first.map { "\($0.kind.label): \($0.message)" } ?? "failed"
                     xml += ">\n"
-                    xml += #"      <failure type="\#(result.kind?.rawValue ?? "fail")" message="\#(escape(message))">"#
-                    xml += escape([first?.location, first?.detail].compactMap { $0 }.joined(separator: "\n"))
+                    xml += #"      <failure type="\#(result.kind?.rawValue ?? "fail")" message="\#(markupEscaped(message))">"#
+                    xml += markupEscaped([first?.location, first?.detail].compactMap { $0 }.joined(separator: "\n"))
                     xml += "</failure>\n    </testcase>\n"
                 }
             }
@@ -147,22 +147,4 @@ extension CheckReport {
         xml += "</testsuites>\n"
         return xml
     }
-}
-
-private func escape(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        case "'": out += "&apos;"
-        default:
-            // XML 1.0 allows tab, newline, carriage return and printable characters only.
-            if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" && scalar != "\r" { continue }
-            out.unicodeScalars.append(scalar)
-        }
-    }
-    return out
 }

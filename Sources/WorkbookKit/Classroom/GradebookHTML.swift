@@ -56,12 +56,12 @@ public enum GradebookHTML {
             let caught = counts.filter { if case .failed = $0.0 { true } else { false } }
             let summary = caught.isEmpty ? "no failures"
                 : caught.map { "\($0.1) \($0.0.label)" }.joined(separator: ", ")
-            html += "<div class=\"bar-row\"><span class=\"exercise\">\(escape(id))</span><div class=\"bar\">"
+            html += "<div class=\"bar-row\"><span class=\"exercise\">\(markupEscaped(id))</span><div class=\"bar\">"
             for (verdict, count) in counts {
                 let label = "\(count) \(count == 1 ? "student" : "students"): \(verdict.label)"
-                html += "<span class=\"segment \(cssClass(verdict))\" style=\"flex: \(count) 1 0\" title=\"\(escape(label))\">\(count)</span>"
+                html += "<span class=\"segment \(cssClass(verdict))\" style=\"flex: \(count) 1 0\" title=\"\(markupEscaped(label))\">\(count)</span>"
             }
-            html += "</div><span class=\"caught\">\(failures(id)) of \(students) failed · \(escape(summary))</span></div>\n"
+            html += "</div><span class=\"caught\">\(failures(id)) of \(students) failed · \(markupEscaped(summary))</span></div>\n"
         }
         return html + "</div>\n</section>\n"
     }
@@ -70,23 +70,23 @@ public enum GradebookHTML {
     private static func table(_ gradebook: Gradebook) -> String {
         var html = "<section>\n<h2>Students</h2>\n<div class=\"table-wrap\">\n<table>\n<thead><tr><th scope=\"col\" class=\"student\">Student</th>"
         for id in gradebook.exercises {
-            html += "<th scope=\"col\">\(escape(id))</th>"
+            html += "<th scope=\"col\">\(markupEscaped(id))</th>"
         }
         html += "<th scope=\"col\">Total</th><th scope=\"col\" class=\"notes\">Notes</th></tr></thead>\n<tbody>\n"
         for row in gradebook.rows {
-            html += "<tr><th scope=\"row\" class=\"student\">\(escape(row.student))</th>"
+            html += "<tr><th scope=\"row\" class=\"student\">\(markupEscaped(row.student))</th>"
             for id in gradebook.exercises {
                 let cell = row.cell(id)
-                html += "<td class=\"cell \(cssClass(cell.verdict))\" title=\"\(escape("\(id): \(cell.verdict.label)"))\">"
-                    + "<b>\(cell.points)</b><small>\(escape(cell.verdict.code))</small></td>"
+                html += "<td class=\"cell \(cssClass(cell.verdict))\" title=\"\(markupEscaped("\(id): \(cell.verdict.label)"))\">"
+                    + "<b>\(cell.points)</b><small>\(markupEscaped(cell.verdict.code))</small></td>"
             }
             html += "<td class=\"total\">\(row.total)</td><td class=\"notes\">"
             if !row.tampered.isEmpty {
                 html += "<span class=\"flag\">Protected files changed:</span> "
-                    + row.tampered.map { "<code>\(escape($0))</code>" }.joined(separator: ", ")
+                    + row.tampered.map { "<code>\(markupEscaped($0))</code>" }.joined(separator: ", ")
                 if !row.note.isEmpty { html += "<br>" }
             }
-            html += escape(row.note) + "</td></tr>\n"
+            html += markupEscaped(row.note) + "</td></tr>\n"
         }
         return html + "</tbody>\n</table>\n</div>\n</section>\n"
     }
@@ -94,7 +94,7 @@ public enum GradebookHTML {
     /// What each colour means.
     private static var legend: String {
         "<ul class=\"legend\">"
-            + ClassroomVerdict.allCases.map { "<li><span class=\"swatch \(cssClass($0))\"></span>\(escape($0.label))</li>" }.joined()
+            + ClassroomVerdict.allCases.map { "<li><span class=\"swatch \(cssClass($0))\"></span>\(markupEscaped($0.label))</li>" }.joined()
             + "</ul>\n"
     }
 
@@ -158,22 +158,4 @@ public enum GradebookHTML {
         \(verdicts)
         """
     }
-}
-
-/// `text` with `&`, `<`, `>`, `"` and `'` replaced by character references, safe in HTML text and
-/// in quoted attributes.
-private func escape(_ text: String) -> String {
-    var out = ""
-    out.reserveCapacity(text.count)
-    for character in text {
-        switch character {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        case "'": out += "&#39;"
-        default: out.append(character)
-        }
-    }
-    return out
 }
