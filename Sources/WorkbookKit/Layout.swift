@@ -71,6 +71,12 @@ public struct Layout: Sendable, Equatable {
         "\(testsFolder)/NearMisses/\(chapter.name)"
     }
 
+    /// The kept copy of an exercise's starter, which `reset` restores from (no git history needed):
+    /// `Tests/Starters/Chapter1Latch/CountdownBlock.swift`. The selftest holds it equal to the starter.
+    public static func starterCopy(_ chapter: Chapter, _ exercise: Exercise) -> String {
+        "\(testsFolder)/Starters/\(chapter.name)/\(exercise.file)"
+    }
+
     /// The faulty exercises the selftest's fault drill swaps in.
     public static let drillFixtures = "\(testsFolder)/WorkbookKitTests/Fixtures/drill"
     /// What the classroom drill swaps in (a submission up to mischief).

@@ -77,6 +77,7 @@ public struct Selftest: Sendable {
         var rows = items.map { Row(chapter: $0.chapter, exercise: $0.exercise) }
 
         if let mismatch = Self.packageChapterMismatch(workbook) { problems.append(mismatch) }
+        problems += Starters(workbook: workbook).staleCopies()
         progress("Building the solutions under the Thread Sanitizer…")
         let solutions = try Builder(workbook: workbook, sources: .solutions,
                                     scratchPath: workbook.layout.url(Layout.scratch(.selftestSolutions)),

@@ -6,14 +6,33 @@ public struct Starters: Sendable {
 
     public init(workbook: Workbook) { self.workbook = workbook }
 
-    /// The pristine starter of an exercise, read from git at `commit`.
-    public func starter(_ chapter: Chapter, _ exercise: Exercise, commit: String) throws -> Data {
+    /// The pristine starter of an exercise: the copy the workbook keeps (see ``Layout/starterCopy(_:_:)``),
+    /// or, in a copy of the workbook without it, the file in git at `commit`.
+    public func starter(_ chapter: Chapter, _ exercise: Exercise, commit: String?) throws -> Data {
+        if let kept = FileManager.default.contents(atPath: workbook.layout.url(Layout.starterCopy(chapter, exercise)).path) {
+            return kept
+        }
+        guard let commit else {
+            throw WorkbookError.toolFailed("The starter of \(exercise.id) is neither kept in \(Layout.starterCopy(chapter, exercise)) nor in git history here. Nothing was changed.")
+        }
         let path = Layout.exerciseFile(chapter, exercise)
         let result = try ChildProcess.run("git", ["-C", workbook.root.path, "show", "\(commit):\(path)"], timeLimit: 30)
         guard result.termination == .exited(0) else {
-            throw WorkbookError.toolFailed("The starter of \(exercise.id) could not be read from git (commit \(commit.prefix(10))): \(result.output.trimmingCharacters(in: .whitespacesAndNewlines)). `reset` needs the workbook's git history; nothing was changed.")
+            throw WorkbookError.toolFailed("The starter of \(exercise.id) could not be read from git (commit \(commit.prefix(10))): \(result.output.trimmingCharacters(in: .whitespacesAndNewlines)). Nothing was changed.")
         }
         return Data(result.output.utf8)
+    }
+
+    /// Every exercise whose kept starter copy is missing or differs from its starter in
+    /// `Exercises/` — for the selftest, on a clean checkout where the starters are untouched.
+    public func staleCopies() -> [String] {
+        workbook.allExercises.compactMap { chapter, exercise in
+            let copy = Layout.starterCopy(chapter, exercise), file = Layout.exerciseFile(chapter, exercise)
+            let kept = FileManager.default.contents(atPath: workbook.layout.url(copy).path)
+            guard kept != FileManager.default.contents(atPath: workbook.layout.url(file).path) else { return nil }
+            return kept == nil ? "\(copy) is missing: `mkdir -p \((copy as NSString).deletingLastPathComponent) && cp \(file) \(copy)`"
+                : "\(copy) differs from \(file): after changing a starter, `cp \(file) \(copy)`"
+        }
     }
 
     /// The commit the workbook was cloned at, to remember as the starters' source.
@@ -33,7 +52,7 @@ public struct Starters: Sendable {
     }
 
     /// Saves the learner's file to a timestamped backup, then writes the starter over it.
-    public func reset(_ chapter: Chapter, _ exercise: Exercise, commit: String, now: Date = Date()) throws -> Outcome {
+    public func reset(_ chapter: Chapter, _ exercise: Exercise, commit: String?, now: Date = Date()) throws -> Outcome {
         let file = workbook.exerciseFile(chapter, exercise)
         let starter = try starter(chapter, exercise, commit: commit)
         let current = try? Data(contentsOf: file)

@@ -94,11 +94,27 @@ struct LearnerSessionTests {
         #expect(session.solutionAccess(exercise, in: chapter, force: false) == .open)
     }
 
-    @Test("reset without a starters' commit changes nothing and says why")
+    @Test("reset without git history: from the kept copy, the learner's file backed up; with neither, nothing changes")
     func resetWithoutHistory() throws {
         let workbook = try workbook()
         var session = try LearnerSession(workbook: workbook, currentCommit: { nil })
-        #expect(throws: WorkbookError.self) { try session.reset(Fixture.items("1.1")) }
+        let (chapter, exercise) = try workbook.exercise(named: "1.1")
+        let file = workbook.exerciseFile(chapter, exercise)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "mine".write(to: file, atomically: true, encoding: .utf8)
+        #expect(throws: WorkbookError.self) { try session.reset([(chapter, exercise)]) }
+        #expect(try String(contentsOf: file, encoding: .utf8) == "mine", "nothing changed")
         #expect(session.frozenChanges().isEmpty)
+
+        let kept = workbook.layout.url(Layout.starterCopy(chapter, exercise))
+        try FileManager.default.createDirectory(at: kept.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "starter".write(to: kept, atomically: true, encoding: .utf8)
+        let outcome = try #require(try session.reset([(chapter, exercise)]).first?.outcome)
+        guard case let .restored(backup?) = outcome else {
+            Issue.record("not restored with a backup: \(outcome)")
+            return
+        }
+        #expect(try String(contentsOf: file, encoding: .utf8) == "starter")
+        #expect(try String(contentsOf: backup, encoding: .utf8) == "mine")
     }
 }

@@ -120,15 +120,15 @@ public struct LearnerSession: Sendable {
 
     // MARK: Reset and frozen files
 
-    /// Restores the starters of `items`, backing each learner file up first; they are no longer done.
+    /// Restores the starters of `items` (from the kept copies, or git), backing each learner file up
+    /// first; they are no longer done.
     public mutating func reset(_ items: [Item], now: Date = Date()) throws -> [(item: Item, outcome: Starters.Outcome)] {
-        guard let commit = state.starterCommit else {
-            throw WorkbookError.toolFailed("`reset` restores starters from the workbook's git history, and this copy has none. Nothing was changed.")
-        }
         let starters = Starters(workbook: workbook)
+        // Every starter is read before any file changes: one that cannot be found changes nothing.
+        for item in items { _ = try starters.starter(item.chapter, item.exercise, commit: state.starterCommit) }
         var outcomes: [(item: Item, outcome: Starters.Outcome)] = []
         for item in items {
-            outcomes.append((item, try starters.reset(item.chapter, item.exercise, commit: commit, now: now)))
+            outcomes.append((item, try starters.reset(item.chapter, item.exercise, commit: state.starterCommit, now: now)))
             state.done.remove(item.exercise.id)
         }
         try save()

@@ -1,0 +1,36 @@
+import Dispatch
+
+// Exercise 2.4 — waitForAll: the blocking variant of runAll.
+//
+// The contract:
+// - Every function is started exactly once; waitForAll then blocks the calling thread until all of
+//   them have called back or `timeout` has passed (a point in time, not a duration).
+// - Each function calls back at most once: before it returns, later, or from another thread; many
+//   may call back at the same moment.
+// - Returns `true` as soon as every function has called back — at once for an empty list, or when
+//   all of them called back before returning.
+// - Returns `false` when the deadline passes while a function still holds its callback uncalled:
+//   not before the deadline, and soon after it. A function that never calls back costs the caller
+//   `timeout`, not its thread.
+// - A function may also drop its callback: release it without ever calling it (an error path that
+//   forgets to call back). That function never called back, so the answer is `false` (at the
+//   deadline or earlier), and the program must not stop: a DispatchGroup must never be released
+//   while it is still entered (Apple platforms trap: "BUG IN CLIENT OF LIBDISPATCH: Group object
+//   deallocated while in use"; on Linux the entered group is leaked instead, so no test here can
+//   see it).
+// - Callbacks that come after a timeout change nothing and must not stop the program: the group is
+//   left as it is, and their leave() calls still balance the enter() calls.
+//
+// `Block` and `FunctionWithCallback` are declared in RunAll.swift.
+
+/// Starts `functions` and blocks until all of them have called back or `timeout` has passed;
+/// returns whether all of them called back in time.
+public func waitForAll(_ functions: [FunctionWithCallback], timeout: DispatchTime) -> Bool {
+    let group = DispatchGroup()
+    for function in functions {
+        group.enter()
+        function { group.leave() }
+    }
+    group.wait()
+    return true
+}

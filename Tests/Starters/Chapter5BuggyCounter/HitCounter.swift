@@ -1,0 +1,25 @@
+// Exercise 5.1 — a hit counter many threads bump at once.
+//
+// Contract (the tests in Tests/Chapter5BuggyCounterTests/Exercise5_1Tests.swift check each point):
+// - A new counter's `value` is 0.
+// - `increment()` adds exactly one hit, from any number of threads at once: 4 threads × 1 000
+//   calls leave `value` at 4 000. It is synchronous: its hit is counted by the time it returns.
+// - `value` may be read on any thread while others call `increment()`; on one thread, successive
+//   reads never go down.
+//
+// Every member must be safe to call from any thread at any time, and the count must be exact.
+
+/// Counts hits from any number of threads.
+public final class HitCounter {
+    private var hits = 0
+
+    public init() {}
+
+    /// Adds one hit.
+    public func increment() {
+        hits += 1
+    }
+
+    /// The number of hits so far.
+    public var value: Int { hits }
+}

@@ -1,0 +1,41 @@
+import Dispatch
+
+// Exercise 5.3 — the book's reusable helper, coming from the counter it replaces. (Chapter 2's
+// 2.1 started the functions on `queue` and was about where `enter()` goes; here `runAll` calls them
+// itself, and the question is what a correct hand-made count still misses.)
+//
+// Contract (the tests in Tests/Chapter5BuggyCounterTests/Exercise5_3Tests.swift check each point):
+// - `runAll` calls each function exactly once, itself, on the caller's thread, and returns without
+//   waiting for the callbacks: it never blocks its caller, nor `queue`.
+// - A function may call back before it returns (on the caller's thread, while `runAll` is still in
+//   its loop), later from another thread, or several at the same moment.
+// - `completion` runs exactly once, on `queue`, and only after every function has called back. It
+//   is sent there asynchronously: never called from inside `runAll`, nor with `queue.sync`.
+// - An empty list has nothing to wait for: `completion` is sent to `queue` at once — still once,
+//   still asynchronously, exactly as it arrives for a non-empty list (never called inline).
+//
+// This attempt is the book's counter with its faults fixed: the count lives on a serial queue (no
+// race), starts at `functions.count` before any function runs (no early zero), and each callback
+// decrements and tests in one block (no double completion). The count is right — yet the tests run
+// out of time. Which list gives the check for zero no chance to run? (Lesson: "A check that only
+// callbacks make".)
+
+/// A block with no arguments.
+public typealias Block = () -> Void
+/// An asynchronous function that calls its argument back when done.
+public typealias FunctionWithCallback = (@escaping Block) -> Void
+
+/// Runs `functions` and calls `completion` on `queue` once all of them have called back.
+public func runAll(_ functions: [FunctionWithCallback], queue: DispatchQueue, completion: @escaping Block) {
+    let counter = DispatchQueue(label: "workbook.run-all")
+    var remaining = functions.count
+    for function in functions {
+        function {
+            let finished = counter.sync { () -> Bool in
+                remaining -= 1
+                return remaining == 0
+            }
+            if finished { queue.async(execute: completion) }
+        }
+    }
+}
