@@ -39,8 +39,9 @@ struct StudentCopyTests {
         #expect(throws: ClassroomError.self, "a folder with files in it is never written over") {
             try StudentCopy(workbook: workbook, assignment: assignment).write(to: folder)
         }
-        #expect(throws: ClassroomError.self, "never inside the workbook") {
-            try StudentCopy(workbook: workbook, assignment: assignment).write(to: workbook.root.appendingPathComponent(".build-export-test"))
+        #expect(throws: ClassroomError.self, "never inside a folder it copies") {
+            try StudentCopy(workbook: workbook, assignment: assignment).write(to: workbook.root.appendingPathComponent("Tests/export-test"))
         }
+        #expect(!FileManager.default.fileExists(atPath: workbook.root.appendingPathComponent("Tests/export-test").path))
     }
 }

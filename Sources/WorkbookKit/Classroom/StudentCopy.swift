@@ -37,8 +37,10 @@ public struct StudentCopy: Sendable {
             }
         }
         let source = workbook.root.standardizedFileURL
-        guard !folder.standardizedFileURL.path.hasPrefix(source.path + "/") else {
-            throw ClassroomError("The student copy cannot go inside the workbook itself (\(folder.path)); choose a folder outside it.", isBadInput: true)
+        // Inside a folder it copies, the copy would copy itself (a build folder is fine: none is copied).
+        let inside = workbook.layout.relative(folder).split(separator: "/").first.map(String.init)
+        guard !folder.standardizedFileURL.path.hasPrefix(source.path + "/") || !Self.copied.contains(inside ?? "") else {
+            throw ClassroomError("The student copy cannot go inside \(inside ?? "") of the workbook (\(folder.path)); choose a folder outside it.", isBadInput: true)
         }
         try fm.createDirectory(at: folder, withIntermediateDirectories: true)
 
