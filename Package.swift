@@ -2,10 +2,14 @@
 //
 // Dispatch Workbook — Grand Central Dispatch exercises graded under the Thread Sanitizer.
 //
-// Two environment variables shape the build (SwiftPM re-reads this file when they change):
+// Three environment variables shape the build (SwiftPM re-reads this file when they change):
 //   WORKBOOK_SOURCES=solutions   build the chapter modules from Solutions/ instead of Exercises/
 //   WORKBOOK_ONLY=Chapter1,...   build only the named chapters (the grader uses this to keep a chapter
 //                                that does not compile from stopping the others)
+//   WORKBOOK_EXCLUDE=<target>/<file>,...   leave these files out of their targets, e.g.
+//                                `Chapter4SerialQueues/AuthToken.swift,Chapter4SerialQueuesTests/Exercise4_5Tests.swift`
+//                                (the grader uses this to keep an exercise that does not compile from
+//                                stopping the rest of its chapter: its file and its suite go, the rest stays)
 import PackageDescription
 import Foundation
 
@@ -21,6 +25,16 @@ let environment = ProcessInfo.processInfo.environment
 let sourceRoot = environment["WORKBOOK_SOURCES"] == "solutions" ? "Solutions" : "Exercises"
 let only: Set<String>? = environment["WORKBOOK_ONLY"].flatMap { list in
     list.isEmpty ? nil : Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+}
+/// Files `WORKBOOK_EXCLUDE` leaves out of `target`, relative to the target's folder.
+let excludedByEnvironment: [String] = (environment["WORKBOOK_EXCLUDE"] ?? "")
+    .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+func excluded(from target: String, in folder: String) -> [String] {
+    excludedByEnvironment.compactMap { entry in
+        guard entry.hasPrefix(target + "/") else { return nil }
+        let file = String(entry.dropFirst(target.count + 1))
+        return FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(folder)/\(file)") ? file : nil
+    }
 }
 let selectedChapters = chapters.filter { name in
     guard FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(sourceRoot)/\(name)") else { return false }
@@ -64,7 +78,7 @@ for chapter in selectedChapters {
         path: "\(sourceRoot)/\(chapter)",
         exclude: ["README.md", "chapter.json", "hints.md"].filter { file in
             FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(sourceRoot)/\(chapter)/\(file)")
-        },
+        } + excluded(from: chapter, in: "\(sourceRoot)/\(chapter)"),
         // Swift 5 mode: the starters must be allowed to contain the races the lessons teach.
         swiftSettings: [.swiftLanguageMode(.v5)] + tsanCompile
     ))
@@ -72,6 +86,7 @@ for chapter in selectedChapters {
         name: "\(chapter)Tests",
         dependencies: [.target(name: chapter), "WorkbookTestSupport"],
         path: "Tests/\(chapter)Tests",
+        exclude: excluded(from: "\(chapter)Tests", in: "Tests/\(chapter)Tests"),
         swiftSettings: tsanCompile,
         linkerSettings: tsanLink
     ))

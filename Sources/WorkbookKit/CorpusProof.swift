@@ -82,7 +82,16 @@ public struct CorpusProof: Sendable {
             var items: [(chapter: Chapter, exercise: Exercise)] = []
             for entry in round {
                 guard let index = outcomes.firstIndex(where: { $0.entry == entry }) else { continue }
-                if let broken = build.broken.first(where: { $0.chapter.name == entry.chapter }) {
+                if let left = build.excluded.first(where: { $0.chapter.name == entry.chapter && $0.exercise.id == entry.exerciseID }) {
+                    // Its own file does not compile; the rest of the chapter was built without it.
+                    outcomes[index].runs = runs
+                    if entry.expectation == .fails(.compile) {
+                        outcomes[index].held = runs
+                    } else {
+                        let error = left.errors.first.map { "\(($0.file as NSString).lastPathComponent):\($0.line): \($0.message)" } ?? ""
+                        outcomes[index].misses.append("does not compile: \(error)")
+                    }
+                } else if let broken = build.broken.first(where: { $0.chapter.name == entry.chapter }) {
                     outcomes[index].runs = runs
                     if entry.expectation == .fails(.compile) {
                         outcomes[index].held = runs
