@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Exercises are graded independently, so one entry per exercise is swapped in at a time: round *k*
 /// holds the *k*-th entry of every exercise, and costs one incremental build. An entry that must not
-/// compile takes a round of its own in its chapter, since it stops the whole chapter from building.
+/// compile takes a round of its own in its chapter: the builder leaves out only its exercise when
+/// the errors stay in its file, but errors that reach other code stop the whole chapter.
 public struct CorpusProof: Sendable {
     public var workbook: Workbook
     public var entries: [CorpusEntry]
