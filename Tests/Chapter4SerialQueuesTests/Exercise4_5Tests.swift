@@ -11,7 +11,7 @@ import WorkbookTestSupport
 @Suite("4.5 AuthToken.token — the recipe's getter and setter, compiling and right", .gradedUnderTSan)
 struct Exercise4_5Tests {
     static let readsItself =
-        "The process trapped while setting the token. Inside the setter's `queue.sync { … }`, `token` is the property itself — reading it runs the getter, which checks it is not on the queue and `sync`s onto it, from inside a block that holds that queue (Apple platforms print \"dispatch_sync called on queue already owned by current thread\" or a failed dispatchPrecondition; on Linux the process just traps). The value being set is `newValue`. An `async` setter traps the same way, on a worker thread."
+        "A trap here most likely means that code already running on the queue called the getter, which checks that it is not on the queue and then `sync`s onto it (on Apple platforms libdispatch says why; on Linux the process just traps, SIGILL on x86-64). The recipe's setter does exactly that: inside its `queue.sync { … }`, `token` is the property itself, and reading it runs the getter. The value being set is `newValue`. An `async` setter traps the same way, on a worker thread."
 
     @Test("the first token and every set are read back, on this thread and another")
     func readsBackWhatWasSet() async {
