@@ -10,7 +10,7 @@ public enum SourceSet: String, Sendable {
 }
 
 /// A compiler error, located.
-public struct CompilerError: Sendable, Equatable {
+public struct CompilerError: Sendable, Equatable, Codable {
     public var file: String
     public var line: Int
     public var column: Int
@@ -54,7 +54,9 @@ public struct BuildResult: Sendable {
 /// when every error of a chapter lies in exercise files of that chapter, only those exercises go —
 /// each file and its suite's test files (Package.swift reads `WORKBOOK_EXCLUDE`) — and the rest of
 /// the chapter is built and graded; otherwise the whole chapter goes (`WORKBOOK_ONLY`). Each round
-/// leaves out a chapter or narrows one for the first time, so the rounds are bounded.
+/// leaves out a chapter or narrows one for the first time, so the rounds are bounded. What a
+/// successful build left out is remembered beside it: the next build starts without it while
+/// nothing in its chapter has changed, instead of failing the same way first.
 public struct Builder: Sendable {
     public var workbook: Workbook
     public var sources: SourceSet
@@ -62,6 +64,9 @@ public struct Builder: Sendable {
     public var scratchPath: URL
     /// Called with a line of progress for the user.
     public var progress: @Sendable (String) -> Void
+    /// Whether to start without the exercises the last build here left out, while their chapters
+    /// are unchanged (the self-test turns it off: it proves every starter by compiling it).
+    public var remembersExclusions = true
 
     public init(workbook: Workbook, sources: SourceSet, scratchPath: URL, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.workbook = workbook
@@ -75,13 +80,19 @@ public struct Builder: Sendable {
         let start = Date()
         var remaining = chapters ?? workbook.chapters
         var broken: [(chapter: Chapter, errors: [CompilerError])] = []
-        var excluded: [ExcludedExercise] = []
+        // What the last build here left out, if nothing in its chapter changed since: it still does
+        // not compile, and a build that tried it again would only fail the same way first.
+        var excluded = remembersExclusions ? rememberedExclusions(of: remaining) : []
+        for item in excluded {
+            progress("Exercise \(item.exercise.id) of Chapter \(item.chapter.number) still does not compile (its chapter is unchanged since the last build); grading the rest of the chapter without it.")
+        }
         // Every round drops a chapter or narrows one for the first time; one more builds what is left.
         for _ in 0...(2 * remaining.count) {
             let only = remaining.count == workbook.chapters.count ? nil : remaining.map(\.shortName)
             let exclude = excluded.flatMap { exclusion(of: $0.chapter, $0.exercise) }
             let result = try runBuild(only: only, exclude: exclude)
             if result.termination == .exited(0) {
+                remember(excluded)
                 let launch = TestLaunch(packageRoot: workbook.root, scratchPath: scratchPath, sources: sources,
                                         only: only, exclude: exclude)
                 return BuildResult(built: remaining, broken: broken, excluded: excluded, launch: launch,
@@ -189,6 +200,65 @@ public struct Builder: Sendable {
     func testFiles(of chapter: Chapter) -> [String] {
         let folder = workbook.root.appendingPathComponent("Tests/\(chapter.testModule)")
         return (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    }
+
+    // MARK: Remembering what was left out
+
+    /// One exercise left out by the last successful build in this scratch path, with a fingerprint
+    /// of everything its chapter's build reads.
+    struct Remembered: Codable, Equatable {
+        var chapter: String
+        var exercise: String
+        var errors: [CompilerError]
+        var fingerprint: String
+    }
+
+    private var memoFile: URL { scratchPath.appendingPathComponent("workbook-left-out-\(sources.rawValue).json") }
+
+    /// The exclusions the last build here made, for chapters of `chapters` whose files (sources,
+    /// tests, Package.swift) are byte for byte the same as then.
+    func rememberedExclusions(of chapters: [Chapter]) -> [ExcludedExercise] {
+        guard let data = try? Data(contentsOf: memoFile),
+              let entries = try? JSONDecoder().decode([Remembered].self, from: data) else { return [] }
+        return entries.compactMap { entry in
+            guard let chapter = chapters.first(where: { $0.name == entry.chapter }),
+                  let exercise = chapter.exercises.first(where: { $0.id == entry.exercise }),
+                  entry.fingerprint == fingerprint(of: chapter) else { return nil }
+            return ExcludedExercise(chapter: chapter, exercise: exercise, errors: entry.errors)
+        }
+    }
+
+    /// Writes down what a successful build left out (nothing: removes the note).
+    func remember(_ excluded: [ExcludedExercise]) {
+        guard !excluded.isEmpty else {
+            try? FileManager.default.removeItem(at: memoFile)
+            return
+        }
+        let entries = excluded.map { Remembered(chapter: $0.chapter.name, exercise: $0.exercise.id, errors: $0.errors,
+                                                fingerprint: fingerprint(of: $0.chapter)) }
+        guard let data = try? JSONEncoder().encode(entries) else { return }
+        try? FileManager.default.createDirectory(at: scratchPath, withIntermediateDirectories: true)
+        try? data.write(to: memoFile, options: .atomic)
+    }
+
+    /// A hash (FNV-1a, 64 bits) of the names and bytes of the chapter's source and test files and of
+    /// Package.swift: what decides whether the chapter compiles, and with which exercises.
+    func fingerprint(of chapter: Chapter) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        let folders = ["\(sources.folder)/\(chapter.name)", "Tests/\(chapter.testModule)"]
+        var files = ["Package.swift"]
+        for folder in folders {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: workbook.root.appendingPathComponent(folder).path)) ?? []
+            files += names.sorted().map { "\(folder)/\($0)" }
+        }
+        for file in files {
+            mix(file.utf8)
+            mix((try? Data(contentsOf: workbook.root.appendingPathComponent(file))) ?? Data())
+        }
+        return String(hash, radix: 16)
     }
 
     private func sourceFile(_ chapter: Chapter, _ exercise: Exercise) -> URL {

@@ -79,9 +79,11 @@ public struct Selftest: Sendable {
         if let mismatch = Self.packageChapterMismatch(workbook) { problems.append(mismatch) }
         problems += Self.suitesWithoutTestFile(workbook, chapters)
         progress("Building the solutions under the Thread Sanitizer…")
-        let solutions = try Builder(workbook: workbook, sources: .solutions,
-                                    scratchPath: workbook.root.appendingPathComponent(".build-selftest-solutions"),
-                                    progress: progress).build(chapters)
+        var solutionBuilder = Builder(workbook: workbook, sources: .solutions,
+                                      scratchPath: workbook.root.appendingPathComponent(".build-selftest-solutions"),
+                                      progress: progress)
+        solutionBuilder.remembersExclusions = false
+        let solutions = try solutionBuilder.build(chapters)
         problems += solutions.broken.map { "Solutions of \($0.chapter.shortName) do not compile: \($0.errors.first.map { "\($0.file):\($0.line): \($0.message)" } ?? "")" }
         problems += solutions.excluded.map { "The solution of \($0.exercise.id) does not compile: \($0.errors.first.map { "\($0.file):\($0.line): \($0.message)" } ?? "")" }
 
@@ -95,9 +97,12 @@ public struct Selftest: Sendable {
         }
 
         progress("Building the starters under the Thread Sanitizer…")
-        let starters = try Builder(workbook: workbook, sources: .exercises,
-                                   scratchPath: workbook.root.appendingPathComponent(".build-selftest-exercises"),
-                                   progress: progress).build(chapters)
+        // Every starter that must not compile is proven by compiling it, never from a note.
+        var starterBuilder = Builder(workbook: workbook, sources: .exercises,
+                                     scratchPath: workbook.root.appendingPathComponent(".build-selftest-exercises"),
+                                     progress: progress)
+        starterBuilder.remembersExclusions = false
+        let starters = try starterBuilder.build(chapters)
         problems += starters.broken.map { "Starters of \($0.chapter.shortName) do not compile: \($0.errors.first.map { "\($0.file):\($0.line): \($0.message)" } ?? "")" }
 
         // A starter that must not compile is left out of its chapter's build, in its own file only,

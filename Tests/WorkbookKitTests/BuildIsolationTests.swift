@@ -146,4 +146,36 @@ struct BuildIsolationTests {
         #expect(text.contains("missing return in getter expected to return 'String'"))
         #expect(text.contains("at Exercises/Chapter4SerialQueues/AuthToken.swift:38"))
     }
+
+    @Test("what a build left out is remembered while its chapter's files stay the same, and forgotten when one changes")
+    func rememberedExclusions() throws {
+        let four = try Self.chapter(4)
+        let exercise = try #require(four.exercises.first { $0.id == "4.5" })
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-memo-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent("Exercises/\(four.name)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("Tests/\(four.testModule)"), withIntermediateDirectories: true)
+        try Data("// package".utf8).write(to: root.appendingPathComponent("Package.swift"))
+        let file = folder.appendingPathComponent(exercise.file)
+        try Data("var broken: Int { 0; 1 }".utf8).write(to: file)
+
+        let workbook = Workbook(root: root, chapters: Fixture.workbook.chapters)
+        let builder = Builder(workbook: workbook, sources: .exercises, scratchPath: root.appendingPathComponent(".build-check"))
+        #expect(builder.rememberedExclusions(of: workbook.chapters).isEmpty, "nothing remembered yet")
+        let errors = [CompilerError(file: file.path, line: 1, column: 1, message: "missing return")]
+        builder.remember([ExcludedExercise(chapter: four, exercise: exercise, errors: errors)])
+        let remembered = builder.rememberedExclusions(of: workbook.chapters)
+        #expect(remembered == [ExcludedExercise(chapter: four, exercise: exercise, errors: errors)])
+        #expect(builder.rememberedExclusions(of: workbook.chapters.filter { $0.number != 4 }).isEmpty,
+                "only for chapters this build builds")
+        // The solutions' build keeps its own note.
+        #expect(Builder(workbook: workbook, sources: .solutions, scratchPath: builder.scratchPath)
+            .rememberedExclusions(of: workbook.chapters).isEmpty)
+
+        try Data("var fixed: Int { 1 }".utf8).write(to: file)
+        #expect(builder.rememberedExclusions(of: workbook.chapters).isEmpty, "an edit in the chapter: try it again")
+        builder.remember([])
+        #expect(!FileManager.default.fileExists(atPath: builder.scratchPath.appendingPathComponent("workbook-left-out-exercises.json").path))
+    }
 }
