@@ -2,10 +2,17 @@
 //
 // Dispatch Workbook — Grand Central Dispatch exercises graded under the Thread Sanitizer.
 //
-// Two environment variables shape the build (SwiftPM re-reads this file when they change):
+// Three environment variables shape the build (SwiftPM re-reads this file when they change):
 //   WORKBOOK_SOURCES=solutions   build the chapter modules from Solutions/ instead of Exercises/
 //   WORKBOOK_ONLY=Chapter1,...   build only the named chapters (the grader uses this to keep a chapter
 //                                that does not compile from stopping the others)
+//   WORKBOOK_EXCLUDE=<target>/<file>,...   leave these files out of their targets, e.g.
+//                                `Chapter4SerialQueues/AuthToken.swift,Chapter4SerialQueuesTests/Exercise4_5Tests.swift`
+//                                (the grader uses this to keep an exercise that does not compile from
+//                                stopping the rest of its chapter: its file and its suite go, the rest stays)
+// When WORKBOOK_EXCLUDE is not set at all (plain `swift test`, `swift build`), an exercise whose
+// starter is meant not to compile ("expectedFailure": "compile") is left out while its file is still
+// the untouched starter (equal to its kept copy in Tests/Starters), so that it does not stop the others.
 import PackageDescription
 import Foundation
 
@@ -21,6 +28,36 @@ let environment = ProcessInfo.processInfo.environment
 let sourceRoot = environment["WORKBOOK_SOURCES"] == "solutions" ? "Solutions" : "Exercises"
 let only: Set<String>? = environment["WORKBOOK_ONLY"].flatMap { list in
     list.isEmpty ? nil : Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+}
+/// `<target>/<file>` entries left out: `WORKBOOK_EXCLUDE`'s, or else the untouched starters that are
+/// meant not to compile, with their suites.
+let excludedByEnvironment: [String] = environment["WORKBOOK_EXCLUDE"].map { list in
+    list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+} ?? (sourceRoot == "Exercises" ? untouchedStartersThatDoNotCompile() : [])
+
+func untouchedStartersThatDoNotCompile() -> [String] {
+    let root = Context.packageDirectory
+    return chapters.flatMap { chapter -> [String] in
+        guard let data = FileManager.default.contents(atPath: "\(root)/Exercises/\(chapter)/chapter.json"),
+              let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let exercises = manifest["exercises"] as? [[String: Any]] else { return [] }
+        let tests = (try? FileManager.default.contentsOfDirectory(atPath: "\(root)/Tests/\(chapter)Tests")) ?? []
+        return exercises.flatMap { exercise -> [String] in
+            guard exercise["expectedFailure"] as? String == "compile",
+                  let file = exercise["file"] as? String, let suite = exercise["suite"] as? String,
+                  let mine = FileManager.default.contents(atPath: "\(root)/Exercises/\(chapter)/\(file)"),
+                  mine == FileManager.default.contents(atPath: "\(root)/Tests/Starters/\(chapter)/\(file)") else { return [] }
+            let suiteFiles = tests.filter { $0 == "\(suite).swift" || ($0.hasPrefix("\(suite)+") && $0.hasSuffix(".swift")) }
+            return ["\(chapter)/\(file)"] + suiteFiles.map { "\(chapter)Tests/\($0)" }
+        }
+    }
+}
+func excluded(from target: String, in folder: String) -> [String] {
+    excludedByEnvironment.compactMap { entry in
+        guard entry.hasPrefix(target + "/") else { return nil }
+        let file = String(entry.dropFirst(target.count + 1))
+        return FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(folder)/\(file)") ? file : nil
+    }
 }
 let selectedChapters = chapters.filter { name in
     guard FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(sourceRoot)/\(name)") else { return false }
@@ -80,7 +117,7 @@ for chapter in selectedChapters {
         path: "\(sourceRoot)/\(chapter)",
         exclude: ["README.md", "chapter.json", "hints.md"].filter { file in
             FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(sourceRoot)/\(chapter)/\(file)")
-        },
+        } + excluded(from: chapter, in: "\(sourceRoot)/\(chapter)"),
         // Swift 5 mode: the starters must be allowed to contain the races the lessons teach.
         swiftSettings: [.swiftLanguageMode(.v5)] + tsanCompile
     ))
@@ -88,6 +125,7 @@ for chapter in selectedChapters {
         name: "\(chapter)Tests",
         dependencies: [.target(name: chapter), "WorkbookTestSupport"],
         path: "Tests/\(chapter)Tests",
+        exclude: excluded(from: "\(chapter)Tests", in: "Tests/\(chapter)Tests"),
         swiftSettings: tsanCompile,
         linkerSettings: tsanLink
     ))

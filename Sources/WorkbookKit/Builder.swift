@@ -10,31 +10,53 @@ public enum SourceSet: String, Sendable {
 }
 
 /// A compiler error, located.
-public struct CompilerError: Sendable, Equatable {
+public struct CompilerError: Sendable, Equatable, Codable {
     public var file: String
     public var line: Int
     public var column: Int
     public var message: String
 }
 
+/// An exercise left out of its chapter's build because its own file does not compile.
+public struct ExcludedExercise: Sendable, Equatable {
+    public var chapter: Chapter
+    public var exercise: Exercise
+    /// The compiler's errors, every one of them in the exercise's own file.
+    public var errors: [CompilerError]
+}
+
 /// The result of building the chapters and their tests.
 public struct BuildResult: Sendable {
-    /// The chapters that made it into the test binary.
+    /// The chapters that made it into the test binary (some maybe without an exercise, see `excluded`).
     public var built: [Chapter]
     /// Chapters left out because they do not compile, with their errors.
     public var broken: [(chapter: Chapter, errors: [CompilerError])]
+    /// Exercises left out of chapters that were built without them: each one's own file does not
+    /// compile, and its suite was left out with it.
+    public var excluded: [ExcludedExercise] = []
     /// How to run the tests of this build, when anything was built.
     public var launch: TestLaunch?
     public var seconds: Double
     /// Output of the last build attempt (for --verbose and for failures outside any chapter).
     public var output: String
+
+    /// `true` when `exercise` of `chapter` is in the test binary.
+    public func contains(_ chapter: Chapter, _ exercise: Exercise) -> Bool {
+        built.contains { $0.name == chapter.name }
+            && !excluded.contains { $0.chapter.name == chapter.name && $0.exercise.id == exercise.id }
+    }
 }
 
-/// Builds the chapters under the Thread Sanitizer, leaving out chapters that do not compile.
+/// Builds the chapters under the Thread Sanitizer, leaving out what does not compile.
 ///
-/// One chapter that fails to compile fails the whole test build, so the builder reads the errors,
-/// names the chapters they are in, and builds again without them (Package.swift reads
-/// `WORKBOOK_ONLY`), until what is left compiles.
+/// One file that fails to compile fails the whole test build, so the builder reads the errors and
+/// builds again without their source (see ``decide(_:in:sources:testFiles:leftOutBefore:filesPresent:)``):
+/// when every error of a chapter lies in exercise files of that chapter, only those exercises go —
+/// each file and its suite's test files (Package.swift reads `WORKBOOK_EXCLUDE`) — and the rest of
+/// the chapter is built and graded; otherwise the whole chapter goes (`WORKBOOK_ONLY`). Each round
+/// leaves out a chapter or narrows one for the first time, so the rounds are bounded. What a
+/// successful build left out is remembered beside it: the next build starts without it while
+/// nothing in its chapter has changed, instead of failing the same way first.
 public struct Builder: Sendable {
     public var workbook: Workbook
     public var sources: SourceSet
@@ -44,6 +66,9 @@ public struct Builder: Sendable {
     public var progress: @Sendable (String) -> Void
     /// Whether to report SwiftPM's every step too (for a terminal's one updating line).
     public var showsSteps = false
+    /// Whether to start without the exercises the last build here left out, while their chapters
+    /// are unchanged (the self-test turns it off: it proves every starter by compiling it).
+    public var remembersExclusions = true
 
     public init(workbook: Workbook, sources: SourceSet, scratchPath: URL, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.workbook = workbook
@@ -57,45 +82,194 @@ public struct Builder: Sendable {
         let start = Date()
         var remaining = chapters ?? workbook.chapters
         var broken: [(chapter: Chapter, errors: [CompilerError])] = []
-        while true {
+        // What the last build here left out, if nothing in its chapter changed since: it still does
+        // not compile, and a build that tried it again would only fail the same way first.
+        var excluded = remembersExclusions ? rememberedExclusions(of: remaining) : []
+        for item in excluded {
+            progress("Exercise \(item.exercise.id) of Chapter \(item.chapter.number) still does not compile (its chapter is unchanged since the last build); building the rest of the chapter without it.")
+        }
+        // Every round drops a chapter or narrows one for the first time; one more builds what is left.
+        for _ in 0...(2 * remaining.count) {
             let only = remaining.count == workbook.chapters.count ? nil : remaining.map(\.shortName)
-            let result = try runBuild(only: only)
+            let exclude = excluded.flatMap { exclusion(of: $0.chapter, $0.exercise) }
+            let result = try runBuild(only: only, exclude: exclude)
             if result.termination == .exited(0) {
-                let launch = TestLaunch(packageRoot: workbook.root, scratchPath: scratchPath, sources: sources, only: only)
-                return BuildResult(built: remaining, broken: broken, launch: launch,
+                remember(excluded)
+                let launch = TestLaunch(packageRoot: workbook.root, scratchPath: scratchPath, sources: sources,
+                                        only: only, exclude: exclude)
+                return BuildResult(built: remaining, broken: broken, excluded: excluded, launch: launch,
                                    seconds: Date().timeIntervalSince(start), output: result.output)
             }
             if let missing = Self.missingSanitizer(result.output) {
                 throw WorkbookError.toolFailed(missing)
             }
             let errors = Self.compilerErrors(in: result.output)
-            var newlyBroken: [(chapter: Chapter, errors: [CompilerError])] = []
+            var decisions: [(chapter: Chapter, decision: Decision)] = []
             for chapter in remaining {
-                let mine = errors.filter { error in
-                    error.file.contains("/\(sources.folder)/\(chapter.name)/") || error.file.contains("/Tests/\(chapter.testModule)/")
+                let before = excluded.filter { $0.chapter.name == chapter.name }
+                let present = chapter.exercises.allSatisfy { exercise in
+                    FileManager.default.fileExists(atPath: sourceFile(chapter, exercise).path)
                 }
-                if !mine.isEmpty { newlyBroken.append((chapter, mine)) }
+                if let decision = Self.decide(errors, in: chapter, sources: sources, testFiles: testFiles(of: chapter),
+                                              leftOutBefore: before, filesPresent: present) {
+                    decisions.append((chapter, decision))
+                }
             }
-            guard !newlyBroken.isEmpty else {
+            guard !decisions.isEmpty else {
                 let summary = errors.prefix(5).map { "\($0.file):\($0.line): \($0.message)" }.joined(separator: "\n")
                 throw WorkbookError.toolFailed(
                     "The build failed outside the chapters, so nothing can be graded.\n"
                         + (summary.isEmpty ? Grader.tail(of: result.output, lines: 30) : summary))
             }
-            for item in newlyBroken {
-                progress("Chapter \(item.chapter.number) does not compile; grading the other chapters without it.")
+            for (chapter, decision) in decisions {
+                switch decision {
+                case let .leaveOut(exercises):
+                    let ids = exercises.map(\.exercise.id).joined(separator: ", ")
+                    progress("Exercise\(exercises.count == 1 ? "" : "s") \(ids) of Chapter \(chapter.number) \(exercises.count == 1 ? "does" : "do") not compile; building the rest of the chapter without \(exercises.count == 1 ? "it" : "them").")
+                    excluded += exercises
+                case let .drop(chapterErrors):
+                    progress("Chapter \(chapter.number) does not compile; building the other chapters without it.")
+                    broken.append((chapter, chapterErrors))
+                    excluded.removeAll { $0.chapter.name == chapter.name }
+                    remaining.removeAll { $0.name == chapter.name }
+                }
             }
-            broken += newlyBroken
-            remaining.removeAll { chapter in newlyBroken.contains { $0.chapter.name == chapter.name } }
             if remaining.isEmpty {
-                return BuildResult(built: [], broken: broken, launch: nil,
+                return BuildResult(built: [], broken: broken, excluded: [], launch: nil,
                                    seconds: Date().timeIntervalSince(start), output: result.output)
             }
         }
+        throw WorkbookError.toolFailed("The build still failed after leaving out everything that did not compile; run `swift build --build-tests --sanitize=thread` to see why.")
     }
 
-    private func runBuild(only: [String]?) throws -> ChildResult {
-        let settings = TestLaunch(packageRoot: workbook.root, scratchPath: scratchPath, sources: sources, only: only)
+    /// What to do about a chapter whose build failed.
+    public enum Decision: Sendable, Equatable {
+        /// Build the chapter again without these exercises (each with its own errors).
+        case leaveOut([ExcludedExercise])
+        /// Leave the whole chapter out; these are the errors to show.
+        case drop([CompilerError])
+    }
+
+    /// Decides, from a failed build's `errors`, what to do about `chapter`; `nil` when no error is
+    /// in the chapter. Pure: it reads no files and starts no build.
+    ///
+    /// - Parameters:
+    ///   - testFiles: the files of the chapter's test folder (names only).
+    ///   - leftOutBefore: exercises of this chapter already left out in an earlier round.
+    ///   - filesPresent: whether every exercise file of the chapter exists.
+    ///
+    /// The exercises whose files hold the errors are left out when every error of the chapter lies in
+    /// such a file, each of them has test files (``testFiles(ofSuite:in:)``), and some exercise of the
+    /// chapter stays. Otherwise — an error in a test file or in a file of the chapter that is no
+    /// exercise, a missing exercise file, or errors left after the chapter was narrowed once — the
+    /// chapter goes as a whole. After a narrowing, the errors shown are those of the first round:
+    /// the later ones are often only its echo (another file that used a type of the one left out).
+    public static func decide(_ errors: [CompilerError], in chapter: Chapter, sources: SourceSet, testFiles: [String],
+                              leftOutBefore: [ExcludedExercise], filesPresent: Bool) -> Decision? {
+        let mine = errors.filter { error in
+            error.file.contains("/\(Layout.chapterFolder(chapter, in: sources))/") || error.file.contains("/\(Layout.testFolder(chapter))/")
+        }
+        guard !mine.isEmpty else { return nil }
+        if !leftOutBefore.isEmpty { return .drop(leftOutBefore.flatMap(\.errors)) }
+        guard filesPresent else { return .drop(mine) }
+        var leaving: [ExcludedExercise] = []
+        for error in mine {
+            guard let exercise = chapter.exercises.first(where: { error.file.hasSuffix("/" + Layout.exerciseFile(chapter, $0, in: sources)) }),
+                  !Self.testFiles(ofSuite: exercise.suite, in: testFiles).isEmpty else { return .drop(mine) }
+            if let index = leaving.firstIndex(where: { $0.exercise.id == exercise.id }) {
+                leaving[index].errors.append(error)
+            } else {
+                leaving.append(ExcludedExercise(chapter: chapter, exercise: exercise, errors: [error]))
+            }
+        }
+        guard leaving.count < chapter.exercises.count else { return .drop(mine) }
+        return .leaveOut(leaving)
+    }
+
+    /// The test files of a suite, by the workbook's convention: `<Suite>.swift`, and `<Suite>+<part>.swift`
+    /// for a suite spread over several files. Only these files may name the exercise's types.
+    public static func testFiles(ofSuite suite: String, in files: [String]) -> [String] {
+        files.filter { $0 == "\(suite).swift" || ($0.hasPrefix("\(suite)+") && $0.hasSuffix(".swift")) }.sorted()
+    }
+
+    /// The `WORKBOOK_EXCLUDE` entries that leave `exercise` out: its file and its suite's test files.
+    func exclusion(of chapter: Chapter, _ exercise: Exercise) -> [String] {
+        ["\(chapter.name)/\(exercise.file)"]
+            + Self.testFiles(ofSuite: exercise.suite, in: testFiles(of: chapter)).map { "\(chapter.testModule)/\($0)" }
+    }
+
+    /// The files of `chapter`'s test folder.
+    func testFiles(of chapter: Chapter) -> [String] {
+        let folder = workbook.layout.url(Layout.testFolder(chapter))
+        return (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    }
+
+    // MARK: Remembering what was left out
+
+    /// One exercise left out by the last successful build in this scratch path, with a fingerprint
+    /// of everything its chapter's build reads.
+    struct Remembered: Codable, Equatable {
+        var chapter: String
+        var exercise: String
+        var errors: [CompilerError]
+        var fingerprint: String
+    }
+
+    private var memoFile: URL { scratchPath.appendingPathComponent("workbook-left-out-\(sources.rawValue).json") }
+
+    /// The exclusions the last build here made, for chapters of `chapters` whose files (sources,
+    /// tests, Package.swift) are byte for byte the same as then.
+    func rememberedExclusions(of chapters: [Chapter]) -> [ExcludedExercise] {
+        guard let data = try? Data(contentsOf: memoFile),
+              let entries = try? JSONDecoder().decode([Remembered].self, from: data) else { return [] }
+        return entries.compactMap { entry in
+            guard let chapter = chapters.first(where: { $0.name == entry.chapter }),
+                  let exercise = chapter.exercises.first(where: { $0.id == entry.exercise }),
+                  entry.fingerprint == fingerprint(of: chapter) else { return nil }
+            return ExcludedExercise(chapter: chapter, exercise: exercise, errors: entry.errors)
+        }
+    }
+
+    /// Writes down what a successful build left out (nothing: removes the note).
+    func remember(_ excluded: [ExcludedExercise]) {
+        guard !excluded.isEmpty else {
+            try? FileManager.default.removeItem(at: memoFile)
+            return
+        }
+        let entries = excluded.map { Remembered(chapter: $0.chapter.name, exercise: $0.exercise.id, errors: $0.errors,
+                                                fingerprint: fingerprint(of: $0.chapter)) }
+        guard let data = try? JSONEncoder().encode(entries) else { return }
+        try? FileManager.default.createDirectory(at: scratchPath, withIntermediateDirectories: true)
+        try? data.write(to: memoFile, options: .atomic)
+    }
+
+    /// A hash (FNV-1a, 64 bits) of the names and bytes of the chapter's source and test files and of
+    /// Package.swift: what decides whether the chapter compiles, and with which exercises.
+    func fingerprint(of chapter: Chapter) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        let folders = [Layout.chapterFolder(chapter, in: sources), Layout.testFolder(chapter)]
+        var files = [Layout.packageManifest]
+        for folder in folders {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: workbook.root.appendingPathComponent(folder).path)) ?? []
+            files += names.sorted().map { "\(folder)/\($0)" }
+        }
+        for file in files {
+            mix(file.utf8)
+            mix((try? Data(contentsOf: workbook.root.appendingPathComponent(file))) ?? Data())
+        }
+        return String(hash, radix: 16)
+    }
+
+    private func sourceFile(_ chapter: Chapter, _ exercise: Exercise) -> URL {
+        workbook.layout.url(Layout.exerciseFile(chapter, exercise, in: sources))
+    }
+
+    private func runBuild(only: [String]?, exclude: [String]) throws -> ChildResult {
+        let settings = TestLaunch(packageRoot: workbook.root, scratchPath: scratchPath, sources: sources,
+                                  only: only, exclude: exclude)
         var onLine: (@Sendable (String) -> Void)?
         if showsSteps {
             let progress = progress

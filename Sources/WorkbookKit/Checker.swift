@@ -40,7 +40,15 @@ public struct Checker: Sendable {
                 results[index].missing = missing
             }
         }
-        let runnable = items.filter { item in build.built.contains { $0.name == item.chapter.name } }
+        // An exercise left out of its chapter's build: its own file does not compile. The chapter's
+        // other exercises were built without it and are graded as usual.
+        for exclusion in build.excluded {
+            for index in results.indices
+            where results[index].chapter.name == exclusion.chapter.name && results[index].exercise.id == exclusion.exercise.id {
+                results[index].compileErrors = exclusion.errors
+            }
+        }
+        let runnable = items.filter { build.contains($0.chapter, $0.exercise) }
         if let launch = build.launch, !runnable.isEmpty {
             let runner = TestRunner(launch: launch)
             for run in 1...runs {
@@ -63,7 +71,8 @@ public struct CheckReport: Sendable {
     public struct Result: Sendable {
         public var chapter: Chapter
         public var exercise: Exercise
-        /// Set when the exercise's chapter does not compile.
+        /// Set when the exercise does not compile: its own file (the rest of its chapter was graded
+        /// without it), or its chapter as a whole.
         public var compileErrors: [CompilerError]?
         /// An exercise of this chapter (maybe this one) whose file is missing from `Exercises/`: the
         /// reason its chapter cannot compile, said as such.

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Exercises are graded independently, so one entry per exercise is swapped in at a time: round *k*
 /// holds the *k*-th entry of every exercise, and costs one incremental build. An entry that must not
-/// compile takes a round of its own in its chapter, since it stops the whole chapter from building.
+/// compile takes a round of its own in its chapter: the builder leaves out only its exercise when
+/// the errors stay in its file, but errors that reach other code stop the whole chapter.
 public struct CorpusProof: Sendable {
     public var workbook: Workbook
     public var entries: [CorpusEntry]
@@ -82,7 +83,16 @@ public struct CorpusProof: Sendable {
             var items: [(chapter: Chapter, exercise: Exercise)] = []
             for entry in round {
                 guard let index = outcomes.firstIndex(where: { $0.entry == entry }) else { continue }
-                if let broken = build.broken.first(where: { $0.chapter.name == entry.chapter }) {
+                if let left = build.excluded.first(where: { $0.chapter.name == entry.chapter && $0.exercise.id == entry.exerciseID }) {
+                    // Its own file does not compile; the rest of the chapter was built without it.
+                    outcomes[index].runs = runs
+                    if entry.expectation == .fails(.compile) {
+                        outcomes[index].held = runs
+                    } else {
+                        let error = left.errors.first.map { "\(($0.file as NSString).lastPathComponent):\($0.line): \($0.message)" } ?? ""
+                        outcomes[index].misses.append("does not compile: \(error)")
+                    }
+                } else if let broken = build.broken.first(where: { $0.chapter.name == entry.chapter }) {
                     outcomes[index].runs = runs
                     if entry.expectation == .fails(.compile) {
                         outcomes[index].held = runs

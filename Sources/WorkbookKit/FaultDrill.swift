@@ -23,14 +23,20 @@ public struct FaultDrill: Sendable {
         public var held: Bool
     }
 
-    /// Runs the drill; needs Chapters 1, 2 and 5 (and uses one more chapter for the compile fault).
+    /// Runs the drill; needs Chapters 1, 2 and 5. It also grades the first other chapter with a
+    /// starter that must not compile (only that exercise is left out), and breaks one more chapter's
+    /// tests (the whole chapter is left out).
     public func run() throws -> [Outcome] {
         guard let one = workbook.chapters.first(where: { $0.number == 1 }),
               let two = workbook.chapters.first(where: { $0.number == 2 }),
               let five = workbook.chapters.first(where: { $0.number == 5 }) else {
             return [Outcome(fault: "fault drill", expected: "Chapters 1, 2 and 5", actual: "missing", held: false)]
         }
-        let other = workbook.chapters.first { ![1, 2, 5].contains($0.number) }
+        let isolated = workbook.chapters.first { chapter in
+            ![1, 2, 5].contains(chapter.number) && chapter.exercises.count > 1
+                && chapter.exercises.contains { $0.expectedFailure == .compile }
+        }
+        let other = workbook.chapters.first { ![1, 2, 5, isolated?.number].contains($0.number) }
         let copy = workbook.layout.url(Layout.scratch(.selftestDrill)).appendingPathComponent("package")
         let mirror = PackageMirror(source: workbook.root, copy: copy)
         try mirror.sync()
@@ -46,11 +52,13 @@ public struct FaultDrill: Sendable {
         try swap("LoudFake.swift", over: five, five.exercises[1])
         try swap("EndlessLoop.swift", over: five, five.exercises[2])
         try swap("BlocksCaller.swift", over: two, two.exercises[0])
-        if let other { try swap("DoesNotCompile.swift", over: other, other.exercises[0]) }
+        if let other { try swap("BreaksItsTests.swift", over: other, other.exercises[0]) }
 
         let copied = try Workbook(root: copy)
-        let chapters = copied.chapters.filter { [1, 2, 5, other?.number].contains($0.number) }
-        progress("Fault drill: grading a copy with a solution, a trap, an endless loop, a blocked caller, a flood of fake output\(other.map { " and a compile error in \($0.shortName)" } ?? "")…")
+        let chapters = copied.chapters.filter { [1, 2, 5, other?.number, isolated?.number].contains($0.number) }
+        let compiling = [isolated.map { "a starter that does not compile in \($0.shortName)" },
+                         other.map { "tests that do not compile in \($0.shortName)" }].compactMap { $0 }
+        progress("Fault drill: grading a copy with a solution, a trap, an endless loop, a blocked caller, a flood of fake output\(compiling.map { ", " + $0 }.joined())…")
         let scratch = workbook.layout.url(Layout.scratch(.selftestDrill)).appendingPathComponent("build")
         let report = try Checker(workbook: copied, scratchPath: scratch)
             .check(chapters.flatMap { chapter in chapter.exercises.map { (chapter: chapter, exercise: $0) } })
@@ -85,15 +93,35 @@ public struct FaultDrill: Sendable {
             expect("the blocked chapter's other starters stay caught", exercise.id, exercise.expectedFailure.rawValue)
         }
         // Through `swift test --skip-build`: plain `swift test` as a learner types it, and the way
-        // the grader starts tests on macOS. (The build left out the chapter that does not compile.)
+        // the grader starts tests on macOS. (The build left out the chapter whose tests do not
+        // compile, and the exercise that does not compile with its suite.)
         let built = copied.chapters.filter { $0.number != other?.number }.map(\.shortName)
+        let builder = Builder(workbook: copied, sources: .exercises, scratchPath: scratch)
+        let leftOut = copied.chapters.filter { $0.number == isolated?.number }.flatMap { chapter in
+            chapter.exercises.filter { $0.expectedFailure == .compile }.flatMap { builder.exclusion(of: chapter, $0) }
+        }
         let launch = TestLaunch(style: .swiftTest, packageRoot: copy, scratchPath: scratch, sources: .exercises,
-                                only: built.count == copied.chapters.count ? nil : built)
+                                only: built.count == copied.chapters.count ? nil : built, exclude: leftOut)
         outcomes.append(plainRun(of: two, blocked: two.exercises[0], launch: launch))
         expect("an endless loop: stopped by the watchdog", five.exercises[2].id, "hang")
+        if let isolated {
+            for exercise in isolated.exercises {
+                guard exercise.expectedFailure == .compile else {
+                    expect("beside a starter that does not compile, the chapter's others are graded", exercise.id, exercise.expectedFailure.rawValue)
+                    continue
+                }
+                // Graded "compile", with the compiler's errors in its own file only.
+                let result = report.results.first { $0.exercise.id == exercise.id }
+                let files = Set((result?.compileErrors ?? []).map { ($0.file as NSString).lastPathComponent })
+                let actual = "\(exercise.id) \(verdict(exercise.id))" + (files.isEmpty ? "" : " in \(files.sorted().joined(separator: ", "))")
+                let expected = "\(exercise.id) compile in \(exercise.file)"
+                outcomes.append(Outcome(fault: "a starter that does not compile: that exercise alone, at its own file", expected: expected,
+                                        actual: actual, held: actual == expected))
+            }
+        }
         if let other {
             for exercise in other.exercises {
-                expect("a chapter that does not compile: reported, others graded", exercise.id, "compile")
+                expect("tests that do not compile: the whole chapter is reported, others graded", exercise.id, "compile")
             }
         }
         if let executable = workbookExecutable {

@@ -77,12 +77,16 @@ public struct Selftest: Sendable {
         var rows = items.map { Row(chapter: $0.chapter, exercise: $0.exercise) }
 
         if let mismatch = Self.packageChapterMismatch(workbook) { problems.append(mismatch) }
+        problems += Self.suitesWithoutTestFile(workbook, chapters)
         problems += Starters(workbook: workbook).staleCopies()
         progress("Building the solutions under the Thread Sanitizer…")
-        let solutions = try Builder(workbook: workbook, sources: .solutions,
-                                    scratchPath: workbook.layout.url(Layout.scratch(.selftestSolutions)),
-                                    progress: progress).build(chapters)
+        var solutionBuilder = Builder(workbook: workbook, sources: .solutions,
+                                      scratchPath: workbook.layout.url(Layout.scratch(.selftestSolutions)),
+                                      progress: progress)
+        solutionBuilder.remembersExclusions = false
+        let solutions = try solutionBuilder.build(chapters)
         problems += solutions.broken.map { "Solutions of \($0.chapter.shortName) do not compile: \($0.errors.first.map { "\($0.file):\($0.line): \($0.message)" } ?? "")" }
+        problems += solutions.excluded.map { "The solution of \($0.exercise.id) does not compile: \($0.errors.first.map { "\($0.file):\($0.line): \($0.message)" } ?? "")" }
 
         var unitFailures: [String] = []
         var unitPassed = false
@@ -94,15 +98,30 @@ public struct Selftest: Sendable {
         }
 
         progress("Building the starters under the Thread Sanitizer…")
-        let starters = try Builder(workbook: workbook, sources: .exercises,
-                                   scratchPath: workbook.layout.url(Layout.scratch(.selftestExercises)),
-                                   progress: progress).build(chapters)
+        // Every starter that must not compile is proven by compiling it, never from a note.
+        var starterBuilder = Builder(workbook: workbook, sources: .exercises,
+                                     scratchPath: workbook.layout.url(Layout.scratch(.selftestExercises)),
+                                     progress: progress)
+        starterBuilder.remembersExclusions = false
+        let starters = try starterBuilder.build(chapters)
         problems += starters.broken.map { "Starters of \($0.chapter.shortName) do not compile: \($0.errors.first.map { "\($0.file):\($0.line): \($0.message)" } ?? "")" }
+
+        // A starter that must not compile is left out of its chapter's build, in its own file only,
+        // while the chapter's other starters are built and run (and must fail as they declare).
+        for exclusion in starters.excluded {
+            guard let index = rows.firstIndex(where: { $0.exercise.id == exclusion.exercise.id }) else { continue }
+            if Self.caughtAsExpected(exclusion) {
+                rows[index].starterCaught = runs
+            } else {
+                let error = exclusion.errors.first.map { "\(($0.file as NSString).lastPathComponent):\($0.line): \($0.message)" } ?? ""
+                rows[index].starterMisses.append("does not compile: \(error)")
+            }
+        }
 
         for run in 1...runs {
             progress("Run \(run) of \(runs)…")
             if let launch = solutions.launch {
-                let built = items.filter { item in solutions.built.contains { $0.name == item.chapter.name } }
+                let built = items.filter { solutions.contains($0.chapter, $0.exercise) }
                 for verdict in try TestRunner(launch: launch).run(built) {
                     guard let index = rows.firstIndex(where: { $0.exercise.id == verdict.exercise.id }) else { continue }
                     rows[index].solutionSeconds.append(verdict.seconds)
@@ -114,7 +133,7 @@ public struct Selftest: Sendable {
                 }
             }
             if let launch = starters.launch {
-                let built = items.filter { item in starters.built.contains { $0.name == item.chapter.name } }
+                let built = items.filter { starters.contains($0.chapter, $0.exercise) }
                 for verdict in try TestRunner(launch: launch).run(built) {
                     guard let index = rows.firstIndex(where: { $0.exercise.id == verdict.exercise.id }) else { continue }
                     rows[index].starterSeconds.append(verdict.seconds)
@@ -150,6 +169,14 @@ public struct Selftest: Sendable {
         caught(verdict, as: verdict.exercise.expectedFailure)
     }
 
+    /// A starter left out of its chapter's build is caught as expected when its manifest says it must
+    /// not compile and every error is in its own file (the builder only leaves out such exercises;
+    /// checked again here).
+    static func caughtAsExpected(_ exclusion: ExcludedExercise) -> Bool {
+        exclusion.exercise.expectedFailure == .compile && !exclusion.errors.isEmpty
+            && exclusion.errors.allSatisfy { $0.file.hasSuffix("/\(exclusion.chapter.name)/\(exclusion.exercise.file)") }
+    }
+
     /// `true` when the verdict's first failure is `expected` — and, for a race, when a race was
     /// reported in the exercise's own file.
     static func caught(_ verdict: ExerciseVerdict, as expected: FailureKind) -> Bool {
@@ -173,6 +200,20 @@ public struct Selftest: Sendable {
         let read = workbook.chapters.map(\.name)
         guard declared != read else { return nil }
         return "Package.swift declares the chapters \(declared.joined(separator: ", ")), but Exercises/ has manifests for \(read.joined(separator: ", "))."
+    }
+
+    /// The builder finds an exercise's tests by its suite's name (``Builder/testFiles(ofSuite:in:)``),
+    /// to leave them out with an exercise that does not compile: every suite needs its file.
+    static func suitesWithoutTestFile(_ workbook: Workbook, _ chapters: [Chapter]) -> [String] {
+        chapters.flatMap { chapter -> [String] in
+            let folder = workbook.layout.url(Layout.testFolder(chapter))
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            return chapter.exercises.compactMap { exercise in
+                Builder.testFiles(ofSuite: exercise.suite, in: files).isEmpty
+                    ? "Exercise \(exercise.id)'s suite \(exercise.suite) has no file Tests/\(chapter.testModule)/\(exercise.suite).swift: the builder could not leave it out with its exercise."
+                    : nil
+            }
+        }
     }
 
     static func describe(_ verdict: ExerciseVerdict) -> String {

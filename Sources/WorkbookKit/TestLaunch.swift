@@ -24,6 +24,9 @@ public struct TestLaunch: Sendable, Equatable {
     public var sources: SourceSet
     /// The chapters built, when not all of them (`WORKBOOK_ONLY`).
     public var only: [String]?
+    /// Files left out of their targets (`WORKBOOK_EXCLUDE`, `<target>/<file>`): exercises that do
+    /// not compile, with their suites.
+    public var exclude: [String]
 
     /// The variable that selects ``Style/swiftTest`` on Linux.
     public static let styleVariable = "WORKBOOK_LAUNCH"
@@ -37,12 +40,14 @@ public struct TestLaunch: Sendable, Equatable {
         #endif
     }
 
-    public init(style: Style = TestLaunch.platformStyle, packageRoot: URL, scratchPath: URL, sources: SourceSet, only: [String]?) {
+    public init(style: Style = TestLaunch.platformStyle, packageRoot: URL, scratchPath: URL, sources: SourceSet,
+                only: [String]?, exclude: [String] = []) {
         self.style = style
         self.packageRoot = packageRoot
         self.scratchPath = scratchPath
         self.sources = sources
         self.only = only
+        self.exclude = exclude
     }
 
     /// The test executable SwiftPM links in `scratchPath` on Linux.
@@ -56,7 +61,8 @@ public struct TestLaunch: Sendable, Equatable {
 
     /// The settings Package.swift reads, as the build had them.
     public var buildEnvironment: [String: String] {
-        ["WORKBOOK_SOURCES": sources.rawValue, "WORKBOOK_ONLY": only?.joined(separator: ",") ?? ""]
+        ["WORKBOOK_SOURCES": sources.rawValue, "WORKBOOK_ONLY": only?.joined(separator: ",") ?? "",
+         "WORKBOOK_EXCLUDE": exclude.joined(separator: ",")]
     }
 
     /// The command that runs the Swift Testing tests with `testingArguments` (event stream, filters).

@@ -209,7 +209,12 @@ struct TestLaunchTests {
         #expect(command.executable == "swift")
         #expect(command.arguments == ["test", "--skip-build", "--disable-xctest", "--sanitize=thread",
                                       "--package-path", "/p", "--scratch-path", "/p/.build-check", "--filter", "X"])
-        #expect(command.environment == ["WORKBOOK_SOURCES": "solutions", "WORKBOOK_ONLY": "Chapter1,Chapter5"])
+        #expect(command.environment == ["WORKBOOK_SOURCES": "solutions", "WORKBOOK_ONLY": "Chapter1,Chapter5", "WORKBOOK_EXCLUDE": ""])
+        // An exercise left out of the build is left out of `swift test`'s package graph too.
+        let narrowed = TestLaunch(style: .swiftTest, packageRoot: root, scratchPath: scratch, sources: .exercises, only: nil,
+                                  exclude: ["Chapter4SerialQueues/AuthToken.swift", "Chapter4SerialQueuesTests/Exercise4_5Tests.swift"])
+        #expect(narrowed.command([]).environment["WORKBOOK_EXCLUDE"]
+            == "Chapter4SerialQueues/AuthToken.swift,Chapter4SerialQueuesTests/Exercise4_5Tests.swift")
         #expect(launch.testBinary == nil)
     }
 }
