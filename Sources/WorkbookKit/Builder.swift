@@ -246,10 +246,7 @@ public struct Builder: Sendable {
     /// A hash (FNV-1a, 64 bits) of the names and bytes of the chapter's source and test files and of
     /// Package.swift: what decides whether the chapter compiles, and with which exercises.
     func fingerprint(of chapter: Chapter) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        }
+        var print = Fingerprint()
         let folders = [Layout.chapterFolder(chapter, in: sources), Layout.testFolder(chapter)]
         var files = [Layout.packageManifest]
         for folder in folders {
@@ -257,10 +254,10 @@ public struct Builder: Sendable {
             files += names.sorted().map { "\(folder)/\($0)" }
         }
         for file in files {
-            mix(file.utf8)
-            mix((try? Data(contentsOf: workbook.root.appendingPathComponent(file))) ?? Data())
+            print.mix(file.utf8)
+            print.mix((try? Data(contentsOf: workbook.root.appendingPathComponent(file))) ?? Data())
         }
-        return String(hash, radix: 16)
+        return print.text
     }
 
     private func sourceFile(_ chapter: Chapter, _ exercise: Exercise) -> URL {
@@ -295,10 +292,19 @@ public struct Builder: Sendable {
 
     /// Every `file:line:col: error: message` line, once each.
     public static func compilerErrors(in output: String) -> [CompilerError] {
+        diagnostics(in: output, severity: "error")
+    }
+
+    /// Every `file:line:col: warning: message` line, once each.
+    public static func compilerWarnings(in output: String) -> [CompilerError] {
+        diagnostics(in: output, severity: "warning")
+    }
+
+    private static func diagnostics(in output: String, severity: String) -> [CompilerError] {
         var seen = Set<String>()
         var errors: [CompilerError] = []
         for line in output.split(separator: "\n") {
-            guard let range = line.range(of: ": error: ") else { continue }
+            guard let range = line.range(of: ": \(severity): ") else { continue }
             let location = line[..<range.lowerBound].split(separator: ":")
             guard location.count >= 3, let lineNumber = Int(location[location.count - 2]),
                   let column = Int(location[location.count - 1]) else { continue }

@@ -19,7 +19,8 @@ extension CheckReport {
             func addNotesAndWarnings() {
                 for note in result.notes { lines.append(wrap("note: " + note, indent: "      ")) }
                 for warning in result.warnings {
-                    lines.append(wrap(style.yellow("warning:") + " \(warning.message)", indent: "      "))
+                    let who = warning.rule == "compiler" ? "compiler warning:" : "warning:"
+                    lines.append(wrap(style.yellow(who) + " \(warning.message)", indent: "      "))
                     lines.append("      " + style.dim("at \(file):\(warning.line)"))
                 }
             }

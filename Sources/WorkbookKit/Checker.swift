@@ -27,10 +27,14 @@ public struct Checker: Sendable {
         builder.showsSteps = showsBuildSteps
         let build = try builder.build()
 
+        let compilerWarnings = CompilerWarnings(memory: scratchPath.appendingPathComponent("workbook-warnings.json"))
+            .update(output: build.output, files: workbook.allExercises.map { Layout.exerciseFile($0.chapter, $0.exercise) },
+                    root: workbook.root)
         var results = items.map { item in
             var result = CheckReport.Result(chapter: item.chapter, exercise: item.exercise)
             let source = try? String(contentsOf: workbook.exerciseFile(item.chapter, item.exercise), encoding: .utf8)
-            result.warnings = source.map(PatternCheck.warnings(in:)) ?? []
+            let fromCompiler = compilerWarnings[Layout.exerciseFile(item.chapter, item.exercise)] ?? []
+            result.warnings = ((source.map(PatternCheck.warnings(in:)) ?? []) + fromCompiler).sorted { $0.line < $1.line }
             return result
         }
         for (chapter, errors) in build.broken {

@@ -114,3 +114,23 @@ struct ParserTests {
         #expect(Builder.missingSanitizer(Fixture.text("compile-error-build-output.txt")) == nil)
     }
 }
+
+@Suite("The compiler's warnings about the learner's files")
+struct CompilerWarningsTests {
+    @Test("said when compiled, said again while the file is unchanged, gone once a changed file compiles clean")
+    func kept() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("wb-warnings-\(UUID().uuidString)")
+        let file = "Exercises/Chapter4SerialQueues/AuthToken.swift"
+        try FileManager.default.createDirectory(at: root.appendingPathComponent(file).deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "var token = 1".write(to: root.appendingPathComponent(file), atomically: true, encoding: .utf8)
+        let warnings = CompilerWarnings(memory: root.appendingPathComponent(".build-check/workbook-warnings.json"))
+        let output = "[3/9] Compiling\n\(root.path)/\(file):41:13: warning: setter argument 'newValue' was never used, but the property was accessed\n"
+            + "/x/Tests/Chapter4SerialQueuesTests/Exercise4_5Tests.swift:3:1: warning: not the learner's\n"
+
+        let first = warnings.update(output: output, files: [file], root: root)
+        #expect(first[file] == [PatternWarning(rule: "compiler", line: 41, message: "setter argument 'newValue' was never used, but the property was accessed")])
+        #expect(warnings.update(output: "Build complete!", files: [file], root: root) == first, "not compiled again: still said")
+        try "var token = 2".write(to: root.appendingPathComponent(file), atomically: true, encoding: .utf8)
+        #expect(warnings.update(output: "Build complete!", files: [file], root: root)[file] == [], "changed and compiled clean")
+    }
+}
