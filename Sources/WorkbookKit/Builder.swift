@@ -69,6 +69,9 @@ public struct Builder: Sendable {
     /// Whether to start without the exercises the last build here left out, while their chapters
     /// are unchanged (the self-test turns it off: it proves every starter by compiling it).
     public var remembersExclusions = true
+    /// What runs each build; `nil`: SwiftPM under TSan. Tests give recorded builds here, so the
+    /// leave-out loop is tested without a compiler.
+    public var packageBuild: (any PackageBuild)?
 
     public init(workbook: Workbook, sources: SourceSet, scratchPath: URL, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.workbook = workbook
@@ -264,23 +267,9 @@ public struct Builder: Sendable {
         workbook.layout.url(Layout.exerciseFile(chapter, exercise, in: sources))
     }
 
+    /// One build of the package, through ``packageBuild`` or SwiftPM.
     private func runBuild(only: [String]?, exclude: [String]) throws -> ChildResult {
-        let settings = TestLaunch(packageRoot: workbook.root, scratchPath: scratchPath, sources: sources,
-                                  only: only, exclude: exclude)
-        var onLine: (@Sendable (String) -> Void)?
-        if showsSteps {
-            let progress = progress
-            onLine = { line in
-                guard let step = Builder.buildStep(line) else { return }
-                progress("Building under the Thread Sanitizer: step \(step.done) of \(step.of)")
-            }
-        }
-        return try ChildProcess.run(
-            "swift",
-            ["build", "--build-tests", "--sanitize=thread",
-             "--package-path", workbook.root.path, "--scratch-path", scratchPath.path],
-            environment: settings.buildEnvironment, timeLimit: 1_800,
-            onLine: onLine)
+        try (packageBuild ?? SwiftPMBuild(builder: self)).run(only: only, exclude: exclude)
     }
 
     /// SwiftPM's `[118/121] Compiling …` as (118, 121).
@@ -323,5 +312,38 @@ public struct Builder: Sendable {
                      "libclang_rt.tsan", "cannot find -lclang_rt.tsan"]
         guard signs.contains(where: output.contains) else { return nil }
         return "This Swift toolchain has no Thread Sanitizer, and the workbook grades every exercise under it. Install a toolchain from swift.org (Linux x86_64/arm64 or macOS; Xcode's toolchain on macOS) — TSan is part of it."
+    }
+}
+
+/// Runs one build of the package with some chapters only and some files left out: the seam between
+/// SwiftPM and the ``Builder``'s policy of leaving out what does not compile.
+public protocol PackageBuild: Sendable {
+    /// Builds the chapters `only` names (all when `nil`) and their tests, without the
+    /// `<target>/<file>` entries of `exclude`.
+    func run(only: [String]?, exclude: [String]) throws -> ChildResult
+}
+
+/// `swift build --build-tests --sanitize=thread` over a builder's package and scratch path, with
+/// SwiftPM's step count as progress when the builder shows steps.
+struct SwiftPMBuild: PackageBuild {
+    let builder: Builder
+
+    func run(only: [String]?, exclude: [String]) throws -> ChildResult {
+        let settings = TestLaunch(packageRoot: builder.workbook.root, scratchPath: builder.scratchPath,
+                                  sources: builder.sources, only: only, exclude: exclude)
+        var onLine: (@Sendable (String) -> Void)?
+        if builder.showsSteps {
+            let progress = builder.progress
+            onLine = { line in
+                guard let step = Builder.buildStep(line) else { return }
+                progress("Building under the Thread Sanitizer: step \(step.done) of \(step.of)")
+            }
+        }
+        return try ChildProcess.run(
+            "swift",
+            ["build", "--build-tests", "--sanitize=thread",
+             "--package-path", builder.workbook.root.path, "--scratch-path", builder.scratchPath.path],
+            environment: settings.buildEnvironment, timeLimit: 1_800,
+            onLine: onLine)
     }
 }

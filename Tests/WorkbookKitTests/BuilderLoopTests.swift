@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import WorkbookKit
+
+/// A build that plays recorded outputs back: `answer` gives each build's result from what it was
+/// asked to build; every request is remembered.
+private final class RecordedBuild: PackageBuild, @unchecked Sendable {
+    private let lock = NSLock()
+    private let answer: @Sendable (_ only: [String]?, _ exclude: [String]) -> (Int32, String)
+    private(set) var requests: [(only: [String]?, exclude: [String])] = []
+
+    init(_ answer: @escaping @Sendable (_ only: [String]?, _ exclude: [String]) -> (Int32, String)) {
+        self.answer = answer
+    }
+
+    func run(only: [String]?, exclude: [String]) throws -> ChildResult {
+        lock.withLock { requests.append((only, exclude)) }
+        let (code, output) = answer(only, exclude)
+        return ChildResult(termination: .exited(code), output: output, outputTruncated: false, seconds: 0)
+    }
+}
+
+@Suite("The builder's loop: build, read the errors, leave out, build again (recorded builds, no compiler)")
+struct BuilderLoopTests {
+    private func builder(_ build: RecordedBuild) -> Builder {
+        var builder = Builder(workbook: Fixture.workbook, sources: .exercises,
+                              scratchPath: FileManager.default.temporaryDirectory.appendingPathComponent("wb-loop-\(UUID().uuidString)"))
+        builder.remembersExclusions = false
+        builder.packageBuild = build
+        return builder
+    }
+
+    @Test("the 4.5 starter: built again without 4.5 and its suite; every chapter built, 4.5 with its error")
+    func leavesOneExerciseOut() throws {
+        let build = RecordedBuild { _, exclude in
+            exclude.contains("Chapter4SerialQueues/AuthToken.swift")
+                ? (0, "Build complete!") : (1, Fixture.text("compile-error-4.5-build-output.txt"))
+        }
+        let result = try builder(build).build()
+        #expect(build.requests.count == 2)
+        #expect(build.requests.last?.exclude.contains("Chapter4SerialQueuesTests/Exercise4_5Tests.swift") == true)
+        #expect(result.excluded.map(\.exercise.id) == ["4.5"])
+        #expect(result.excluded.first?.errors.first?.line == 38)
+        #expect(result.built.count == Fixture.workbook.chapters.count && result.broken.isEmpty)
+        #expect(result.launch?.exclude.contains("Chapter4SerialQueues/AuthToken.swift") == true,
+                "the tests are started with the same files left out")
+    }
+
+    @Test("errors in a chapter's tests: the chapter is dropped, the others built without it")
+    func dropsAChapter() throws {
+        let build = RecordedBuild { only, _ in
+            only?.contains("Chapter3") == false ? (0, "Build complete!") : (1, Fixture.text("compile-error-ch3-tests-build-output.txt"))
+        }
+        let result = try builder(build).build()
+        #expect(result.broken.map(\.chapter.number) == [3])
+        #expect(!result.built.contains { $0.number == 3 } && result.built.count == Fixture.workbook.chapters.count - 1)
+        #expect(build.requests.count == 2)
+    }
+
+    @Test("a build that fails outside every chapter stops with the compiler's words, after one try")
+    func failsOutsideChapters() {
+        let build = RecordedBuild { _, _ in (1, "/w/Sources/WorkbookKit/Grader.swift:3:1: error: expected declaration") }
+        #expect(throws: WorkbookError.self) { try builder(build).build() }
+        #expect(build.requests.count == 1)
+    }
+}
