@@ -25,8 +25,10 @@ extension Command {
         alternative must pass with no TSan report.
 
         Then a fault drill: a copy of the package with faulty exercises swapped in (a solution, a trap, \
-        an endless loop, a flood of fake output, a compile error) is graded as `check` would, and every \
-        verdict must be the expected one.
+        an endless loop, a flood of fake output, a starter and tests that do not compile) is graded as \
+        `check` would, and every verdict must be the expected one. Last, the classroom drill: a student \
+        copy is exported, a student's edits graded with `check --classroom`, and three submissions with \
+        `grade` — one of them trying to write outside its folder and to reach the network.
         """,
         flags: [.suiteRuns, .corpusRuns, .noDrill, .noCorpus],
         run: { arguments in
