@@ -121,8 +121,7 @@ public struct CheckReport: Sendable {
             if let missing, let errors = compileErrors {
                 let file = Layout.exerciseFile(chapter, missing)
                 let message = missing == exercise
-                    ? "\(file) is missing. `workbook reset \(missing.id)` brings the starter back (a copy of anything it replaces goes to \(Layout.backupsFolder)/)."
-                    : "Chapter \(chapter.number) cannot compile while \(file) (exercise \(missing.id)) is missing; `workbook reset \(missing.id)` brings its starter back."
+                    ? Says.fileMissing(file, missing) : Says.chapterMissingFile(chapter, file, missing)
                 return [Finding(kind: .compile, message: message, file: file,
                                 detail: errors.prefix(3).map { "\(Layout.trimmed($0.file)):\($0.line): \($0.message)" }.joined(separator: "\n"))]
             }
@@ -132,7 +131,7 @@ public struct CheckReport: Sendable {
                 return shown.map { error in
                     Finding(kind: .compile,
                             message: own.isEmpty && !error.file.hasSuffix("/" + exercise.file)
-                                ? "Chapter \(chapter.number) does not compile, so none of its exercises can run: \(error.message) (in \((error.file as NSString).lastPathComponent))"
+                                ? Says.chapterDoesNotCompile(chapter, error)
                                 : error.message,
                             file: Layout.trimmed(error.file), line: error.line)
                 }

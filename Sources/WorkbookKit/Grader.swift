@@ -102,12 +102,12 @@ public struct Grader: Sendable {
             } else if !unattributed.isEmpty {
                 found += unattributed.map { report in
                     Finding(kind: .race,
-                            message: "The Thread Sanitizer reported a \(report.title) while testing \(item.exercise.id), outside \(item.exercise.file). The test support or the toolchain may be at fault; run with --verbose to see the report.",
+                            message: Says.raceOutsideFile(report.title, item.exercise),
                             detail: report.raw)
                 }
             }
             if tests.isEmpty && found.isEmpty {
-                found.append(Finding(kind: .crash, message: "No test of \(item.exercise.id) ran: the suite \(item.chapter.testModule).\(item.exercise.suite) was not found in the test build."))
+                found.append(Finding(kind: .crash, message: Says.suiteNotFound(item.chapter, item.exercise)))
             }
             var verdict = ExerciseVerdict(
                 chapter: item.chapter, exercise: item.exercise, findings: found,
@@ -147,8 +147,7 @@ public struct Grader: Sendable {
             let places = accesses.map { access, line in
                 "\(item.exercise.file)\(line.map { ":\($0)" } ?? "") (\(access.isWrite ? "write" : "read"), \(Self.describeThread(access.thread, report)))"
             }
-            let list = places.isEmpty ? "" : ": " + places.joined(separator: " and ")
-            let message = "Two threads \(verb) \(what) with nothing ordering the two accesses\(list). Protect them with one serial queue, a lock, or another synchronization the lesson shows."
+            let message = Says.race(verb: verb, what: what, places: places)
             return (item, Finding(kind: .race, message: message, file: path, line: line, detail: report.raw))
         }
         return nil
@@ -168,7 +167,7 @@ public struct Grader: Sendable {
             guard lines.count == report.accesses.count, let file = lines.first?.file else { continue }
             let source = readSource(file)
             guard lines.allSatisfy({ frame in frame.line.map { Self.isInsideWithLock(line: $0, of: source) } ?? false }) else { continue }
-            return (item, "TSan printed a report on lines inside `Mutex.withLock` (\(lines.compactMap(\.line).map { "\(item.exercise.file):\($0)" }.joined(separator: " and "))). TSan cannot see `Mutex` on Linux, so it cannot judge this code either way; the verdict rests on the tests' results. A serial queue, `NSLock` or `Atomic` is checked by TSan too.")
+            return (item, Says.mutexFalseAlarm(lines.compactMap(\.line).map { "\(item.exercise.file):\($0)" }))
         }
         return nil
     }
@@ -243,20 +242,15 @@ public struct Grader: Sendable {
         case let .timedOut(seconds, quiet):
             let how = quiet.map { "made no progress for \(Int($0)) s" } ?? "did not finish within \(Int(seconds)) s"
             return Finding(kind: .hang,
-                           message: "The tests \(how) and were stopped\(during). Something blocks forever or loops without end: a wait nobody signals, a completion never called, a caller blocked behind work that needs it, or a loop whose condition never changes.",
+                           message: Says.stopped(how, during: during),
                            detail: tail)
         case let .signaled(signal):
-            let trap = Self.crashMessage(in: run.output)
-            let causes = [SIGILL, SIGTRAP].contains(signal)
-                ? " libdispatch or the Swift runtime stopped the program on purpose. Usual causes: `leave()` without a matching `enter()`, `sync` onto the queue the code is already running on, a force-unwrapped nil, an index out of range, an arithmetic overflow."
-                : ""
             return Finding(kind: .crash,
-                           message: "The test process crashed with \(signalName(signal))\(during)" + (trap.map { ": \($0)." } ?? ".") + causes,
+                           message: Says.crashed(signal, during: during, trap: Self.crashMessage(in: run.output)),
                            detail: tail)
         case let .exited(code):
-            let trap = Self.crashMessage(in: run.output)
             return Finding(kind: .crash,
-                           message: "The test process stopped early (exit \(code))\(during)" + (trap.map { ": \($0)" } ?? "."),
+                           message: Says.stoppedEarly(code, during: during, trap: Self.crashMessage(in: run.output)),
                            detail: tail)
         }
     }
@@ -264,7 +258,7 @@ public struct Grader: Sendable {
     /// The most telling line of a crash: libdispatch's "BUG IN CLIENT", Swift's "Fatal error", a trap.
     static func crashMessage(in output: String) -> String? {
         if output.contains("ThreadSanitizer:DEADLYSIGNAL") {
-            return "a memory access went wrong (SEGV) — what a data race on an Array or a Dictionary often ends in"
+            return Says.segvUnderTSan
         }
         let lines = output.split(separator: "\n")
         for needle in Trap.outputNeedles {
@@ -278,11 +272,10 @@ public struct Grader: Sendable {
     /// A fatal start-up failure of the sanitizer itself, said with its fix.
     static func sanitizerFailure(in output: String) -> (message: String, detail: String)? {
         if output.contains("ThreadSanitizer: unexpected memory mapping") {
-            return ("The Thread Sanitizer could not start: this kernel randomizes memory more than TSan supports (\"unexpected memory mapping\"). Run the workbook under `setarch $(uname -m) -R`, or lower the randomization with `sudo sysctl vm.mmap_rnd_bits=28`.",
-                    tail(of: output))
+            return (Says.sanitizerMemoryMapping, tail(of: output))
         }
         if output.contains("FATAL: ThreadSanitizer") {
-            return ("The Thread Sanitizer stopped with a fatal error before grading anything; see the output with --verbose.", tail(of: output))
+            return (Says.sanitizerFatal, tail(of: output))
         }
         return nil
     }

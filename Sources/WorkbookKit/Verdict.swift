@@ -89,8 +89,7 @@ public struct ExerciseVerdict: Sendable, Equatable {
             copy.findings[index].line = stack.line
         }
         if let reason = stack.reason {
-            let where_ = stack.line.map { " at line \($0) of \(exercise.file)" } ?? ""
-            copy.findings[index].message = "The test process crashed\(where_): \(reason)."
+            copy.findings[index].message = Says.crashLocated(line: stack.line, of: exercise.file, reason: reason)
             // The other crashes of this exercise only guessed at a cause; this one is known.
             let located = copy.findings[index]
             let others = copy.findings.filter { $0.kind == .crash && $0 != located }.count

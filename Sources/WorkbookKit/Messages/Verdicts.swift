@@ -1,0 +1,72 @@
+import Foundation
+
+/// What the grader tells a learner about a failure, declared in one place: the sentences of every
+/// finding the engine writes itself (the tests' own words come from the suites).
+enum Says {
+    // MARK: Races
+
+    /// Two accesses TSan saw unordered. `verb`: changed / read / used; `what`: the variable or
+    /// "the same memory"; `places`: each access's `file:line (write, thread …)`.
+    static func race(verb: String, what: String, places: [String]) -> String {
+        let list = places.isEmpty ? "" : ": " + places.joined(separator: " and ")
+        return "Two threads \(verb) \(what) with nothing ordering the two accesses\(list). Protect them with one serial queue, a lock, or another synchronization the lesson shows."
+    }
+
+    /// A report during an exercise's tests that names none of the learner's lines.
+    static func raceOutsideFile(_ title: String, _ exercise: Exercise) -> String {
+        "The Thread Sanitizer reported a \(title) while testing \(exercise.id), outside \(exercise.file). The test support or the toolchain may be at fault; run with --verbose to see the report."
+    }
+
+    /// A report TSan cannot judge, on lines inside `Mutex.withLock` (Linux).
+    static func mutexFalseAlarm(_ places: [String]) -> String {
+        "TSan printed a report on lines inside `Mutex.withLock` (\(places.joined(separator: " and "))). TSan cannot see `Mutex` on Linux, so it cannot judge this code either way; the verdict rests on the tests' results. A serial queue, `NSLock` or `Atomic` is checked by TSan too."
+    }
+
+    // MARK: Runs that ended badly
+
+    static func suiteNotFound(_ chapter: Chapter, _ exercise: Exercise) -> String {
+        "No test of \(exercise.id) ran: the suite \(chapter.testModule).\(exercise.suite) was not found in the test build."
+    }
+
+    /// The watchdog stopped the tests. `how`: "made no progress for 10 s" or "did not finish within 30 s".
+    static func stopped(_ how: String, during: String) -> String {
+        "The tests \(how) and were stopped\(during). Something blocks forever or loops without end: a wait nobody signals, a completion never called, a caller blocked behind work that needs it, or a loop whose condition never changes."
+    }
+
+    /// The test process died of `signal`; `trap`: the most telling line of its output.
+    static func crashed(_ signal: Int32, during: String, trap: String?) -> String {
+        let causes = [SIGILL, SIGTRAP].contains(signal)
+            ? " libdispatch or the Swift runtime stopped the program on purpose. Usual causes: `leave()` without a matching `enter()`, `sync` onto the queue the code is already running on, a force-unwrapped nil, an index out of range, an arithmetic overflow."
+            : ""
+        return "The test process crashed with \(signalName(signal))\(during)" + (trap.map { ": \($0)." } ?? ".") + causes
+    }
+
+    static func stoppedEarly(_ code: Int32, during: String, trap: String?) -> String {
+        "The test process stopped early (exit \(code))\(during)" + (trap.map { ": \($0)" } ?? ".")
+    }
+
+    /// A crash placed by the debugger: at the learner's `line`, for `reason` (a ``Trap``'s explanation).
+    static func crashLocated(line: Int?, of file: String, reason: String) -> String {
+        "The test process crashed\(line.map { " at line \($0) of \(file)" } ?? ""): \(reason)."
+    }
+
+    /// What a SEGV under TSan usually is, when the output shows it.
+    static let segvUnderTSan = "a memory access went wrong (SEGV) — what a data race on an Array or a Dictionary often ends in"
+
+    static let sanitizerMemoryMapping = "The Thread Sanitizer could not start: this kernel randomizes memory more than TSan supports (\"unexpected memory mapping\"). Run the workbook under `setarch $(uname -m) -R`, or lower the randomization with `sudo sysctl vm.mmap_rnd_bits=28`."
+    static let sanitizerFatal = "The Thread Sanitizer stopped with a fatal error before grading anything; see the output with --verbose."
+
+    // MARK: Code that does not compile
+
+    static func fileMissing(_ file: String, _ exercise: Exercise) -> String {
+        "\(file) is missing. `workbook reset \(exercise.id)` brings the starter back (a copy of anything it replaces goes to \(Layout.backupsFolder)/)."
+    }
+
+    static func chapterMissingFile(_ chapter: Chapter, _ file: String, _ missing: Exercise) -> String {
+        "Chapter \(chapter.number) cannot compile while \(file) (exercise \(missing.id)) is missing; `workbook reset \(missing.id)` brings its starter back."
+    }
+
+    static func chapterDoesNotCompile(_ chapter: Chapter, _ error: CompilerError) -> String {
+        "Chapter \(chapter.number) does not compile, so none of its exercises can run: \(error.message) (in \((error.file as NSString).lastPathComponent))"
+    }
+}
