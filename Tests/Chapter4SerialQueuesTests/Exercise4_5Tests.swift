@@ -115,7 +115,7 @@ struct Exercise4_5Tests {
                     turns.pass(to: 2 * iteration + thread + 1)
                 }) else { return childTimedOut("the writer and the reader did not finish within 3 s") }
                 guard let first = problems.all.first else { return nil }
-                if first.hasPrefix(FailureMarker.timedOut) { return first }
+                if isChildTimeout(first) { return first }
                 return "the reader did not see the write just before it: \(problems.all.prefix(3))"
             }
         }

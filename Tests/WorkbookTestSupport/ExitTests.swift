@@ -50,6 +50,9 @@ public func runInChild(seconds: Double = 2, _ work: @escaping @Sendable () -> St
 /// as a wrong result.
 public func childTimedOut(_ sentence: String) -> String { "\(FailureMarker.timedOut) \(sentence)" }
 
+/// Whether a child's sentence is one made by ``childTimedOut(_:)``.
+public func isChildTimeout(_ sentence: String) -> Bool { sentence.hasPrefix(FailureMarker.timedOut) }
+
 /// Ends the child at once with `code`, after writing `message` to standard output for the parent.
 private func leaveChild(_ code: Int32, _ message: String) -> Never {
     FileHandle.standardOutput.write(Data(message.utf8))

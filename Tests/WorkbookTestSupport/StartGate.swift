@@ -23,7 +23,7 @@ public func runConcurrently(
     guard gatedThreads(threads: threads, iterations: iterations, seconds: seconds, body) else {
         recordTimeout(
             "\(what) — the \(threads) test threads did not all finish within \(formatSeconds(seconds)); "
-                + "something they call blocks (a wait nobody signals, or `sync` onto the queue already running).",
+                + "something they call blocks (a wait nobody signals, or a caller blocked behind work that needs it).",
             sourceLocation: sourceLocation)
         return false
     }
