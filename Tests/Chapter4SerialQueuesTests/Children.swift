@@ -35,3 +35,28 @@ func occupy(_ queue: DispatchQueue, until release: Signal, seconds: Double = 3) 
 
 /// `true` when the two threads are the same.
 func sameThread(_ a: pthread_t, _ b: pthread_t) -> Bool { pthread_equal(a, b) != 0 }
+
+/// Two writer threads and two reader threads behind a start gate, 1 000 rounds each: writer `t`
+/// stores `"t<t>-<round>"` through `write` (which may also clear), readers check that every token
+/// `read` returns is one somebody stored (or `initial`). Returns `nil` when every read was one of
+/// those and the last write won, else the sentence for ``judgeChild`` (a timeout said as one).
+func writersAndReaders(
+    initial: String?,
+    write: @escaping @Sendable (_ thread: Int, _ round: Int) -> Void,
+    read: @escaping @Sendable () -> String?
+) -> String? {
+    let strange = Tally<String>()
+    guard gatedThreads(threads: 4, iterations: 1_000, seconds: 3, { thread, round in
+        if thread < 2 {
+            write(thread, round)
+        } else if let seen = read(), seen != initial, !seen.hasPrefix("t0-"), !seen.hasPrefix("t1-") {
+            strange.append(seen)
+        }
+    }) else { return childTimedOut("the four threads did not finish within 3 s: something in token blocks") }
+    if !strange.all.isEmpty { return "readers saw tokens nobody stored: \(strange.all.prefix(3))" }
+    let last = read()
+    guard last == "t0-999" || last == "t1-999" else {
+        return "after both writers finished, token is \(last.map { "\"\($0)\"" } ?? "nil"); it must be the last value one of them stored (t0-999 or t1-999)"
+    }
+    return nil
+}
