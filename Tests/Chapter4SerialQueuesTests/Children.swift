@@ -60,3 +60,34 @@ func writersAndReaders(
     }
     return nil
 }
+
+/// A writer and a reader taking turns, 200 rounds: in round i the writer stores `value(i)` through
+/// `write`, then the reader must get it back from `read`. Only the type's own synchronization can
+/// order a read after the write before it (``Turns`` tells the sanitizer nothing), so an access made
+/// without it is reported, every run. Returns `nil`, or the sentence for ``judgeChild`` (a timeout
+/// said as one).
+func writerAndReaderTakingTurns(
+    value: @escaping @Sendable (_ round: Int) -> String?,
+    write: @escaping @Sendable (String?) -> Void,
+    read: @escaping @Sendable () -> String?
+) -> String? {
+    func said(_ token: String?) -> String { token.map { "\"\($0)\"" } ?? "nil" }
+    let turns = Turns()
+    let problems = Tally<String>()
+    guard gatedThreads(threads: 2, iterations: 200, seconds: 3, { thread, round in
+        guard turns.wait(for: 2 * round + thread) else {
+            problems.append(childTimedOut("turn \(2 * round + thread) never came"))
+            return
+        }
+        if thread == 0 {
+            write(value(round))
+        } else {
+            let seen = read(), expected = value(round)
+            if seen != expected { problems.append("read \(said(seen)) right after token = \(said(expected))") }
+        }
+        turns.pass(to: 2 * round + thread + 1)
+    }) else { return childTimedOut("the writer and the reader did not finish within 3 s") }
+    guard let first = problems.all.first else { return nil }
+    if isChildTimeout(first) { return first }
+    return "the reader did not see the write just before it: \(problems.all.prefix(3))"
+}

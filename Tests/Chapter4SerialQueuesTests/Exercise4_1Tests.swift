@@ -83,26 +83,10 @@ struct Exercise4_1Tests {
                 // Turn 2i: the writer sets token i — or clears it, every 4th time; turn 2i+1: the
                 // reader reads it back. Only the store's queue can order a read after the write before
                 // it; nothing else here does. So any access made off the queue is reported, every run.
-                let turns = Turns()
-                let problems = Tally<String>()
-                guard runConcurrently(threads: 2, iterations: 200, "a writer and a reader taking turns", { thread, iteration in
-                    let expected: String? = iteration % 4 == 3 ? nil : "t\(iteration)"
-                    guard turns.wait(for: 2 * iteration + thread) else {
-                        problems.append("turn \(2 * iteration + thread) never came")
-                        return
-                    }
-                    if thread == 0 {
-                        store.value.token = expected
-                    } else {
-                        let seen = store.value.token
-                        if seen != expected {
-                            problems.append("read \(seen ?? "nil") right after " + (expected.map { "token = \"\($0)\"" } ?? "token = nil"))
-                        }
-                    }
-                    turns.pass(to: 2 * iteration + thread + 1)
-                }) else { return "the writer and the reader did not finish within 5 s" }
-                if problems.all.isEmpty { return nil }
-                return "the reader did not see the write just before it: \(problems.all.prefix(3))"
+                return writerAndReaderTakingTurns(
+                    value: { $0 % 4 == 3 ? nil : "t\($0)" },
+                    write: { store.value.token = $0 },
+                    read: { store.value.token })
             }
         }
         judgeChild(result, "A writer and a reader taking turns", ifItCrashed: Self.syncInsideSync)

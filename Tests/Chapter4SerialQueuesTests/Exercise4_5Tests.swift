@@ -84,27 +84,12 @@ struct Exercise4_5Tests {
                 guard #available(macOS 15.0, *) else { return nil }
                 let holder = Unchecked(AuthToken(token: "first"))
                 // Turn 2i: the writer sets token i; turn 2i+1: the reader reads it back. Only the
-                // holder's own synchronization can order a read after the write before it (Turns
-                // tells the sanitizer nothing), so an access to `cachedToken` made without it is
-                // reported, every run.
-                let turns = Turns()
-                let problems = Tally<String>()
-                guard gatedThreads(threads: 2, iterations: 200, seconds: 3, { thread, iteration in
-                    guard turns.wait(for: 2 * iteration + thread) else {
-                        problems.append(childTimedOut("turn \(2 * iteration + thread) never came"))
-                        return
-                    }
-                    if thread == 0 {
-                        holder.value.token = "t\(iteration)"
-                    } else {
-                        let seen = holder.value.token
-                        if seen != "t\(iteration)" { problems.append("read \"\(seen)\" right after token = \"t\(iteration)\"") }
-                    }
-                    turns.pass(to: 2 * iteration + thread + 1)
-                }) else { return childTimedOut("the writer and the reader did not finish within 3 s") }
-                guard let first = problems.all.first else { return nil }
-                if isChildTimeout(first) { return first }
-                return "the reader did not see the write just before it: \(problems.all.prefix(3))"
+                // holder's own synchronization can order a read after the write before it, so an
+                // access to `cachedToken` made without it is reported, every run.
+                return writerAndReaderTakingTurns(
+                    value: { "t\($0)" },
+                    write: { holder.value.token = $0 ?? "" },
+                    read: { holder.value.token })
             }
         }
         judgeChild(result, "A writer and a reader taking turns", ifItCrashed: Self.readsItself)
