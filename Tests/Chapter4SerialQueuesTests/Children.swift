@@ -71,7 +71,7 @@ func writerAndReaderTakingTurns(
     write: @escaping @Sendable (String?) -> Void,
     read: @escaping @Sendable () -> String?
 ) -> String? {
-    func said(_ token: String?) -> String { token.map { "\"\($0)\"" } ?? "nil" }
+    let said: @Sendable (String?) -> String = { token in token.map { "\"\($0)\"" } ?? "nil" }
     let turns = Turns()
     let problems = Tally<String>()
     guard gatedThreads(threads: 2, iterations: 200, seconds: 3, { thread, round in
