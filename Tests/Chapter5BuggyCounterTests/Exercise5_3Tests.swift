@@ -108,7 +108,7 @@ struct Exercise5_3Tests {
 
     @Test("the last two callbacks arrive at the same moment: completion still runs exactly once")
     func lastCallbacksTogether() {
-        let rounds = 200
+        let rounds = 1_000
         let target = TestQueue()
         let completions = Tally<Int>(), arrived = DispatchSemaphore(value: 0)
         let parked = Tally<Unchecked<Block>>()
