@@ -121,7 +121,7 @@ struct Exercise5_2Tests {
 
     @Test("the last two callbacks arrive at the same moment: completion still runs exactly once")
     func lastCallbacksTogether() {
-        let rounds = 200
+        let rounds = 1_000
         let probe = WorkProbe()
         let target = probe.target
         let completions = Tally<Int>(), arrived = DispatchSemaphore(value: 0)
