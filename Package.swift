@@ -12,7 +12,10 @@
 //                                stopping the rest of its chapter: its file and its suite go, the rest stays)
 // When WORKBOOK_EXCLUDE is not set at all (plain `swift test`, `swift build`), an exercise whose
 // starter is meant not to compile ("expectedFailure": "compile") is left out while its file is still
-// the untouched starter (equal to its kept copy in Tests/Starters), so that it does not stop the others.
+// the untouched starter (equal to its kept copy in Tests/Starters), so that it does not stop the others;
+// its suite's stand-in (Tests/<Chapter>Tests/LeftOut/) is built instead and fails, saying why. SwiftPM
+// caches this file's evaluation by its text and the environment, so the decision is as old as the
+// last change of either — the stand-in says that too, when the file has changed since.
 import PackageDescription
 import Foundation
 
@@ -59,6 +62,15 @@ func excluded(from target: String, in folder: String) -> [String] {
         return FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(folder)/\(file)") ? file : nil
     }
 }
+/// A suite's stand-in (`Tests/<Chapter>Tests/LeftOut/<Suite>.swift`) is built in its place when plain
+/// `swift test` leaves the suite out, so that running it fails and says why instead of running
+/// nothing; otherwise the stand-in is left out.
+func standInsNotNeeded(for chapter: String) -> [String] {
+    let folder = "Tests/\(chapter)Tests/LeftOut"
+    let standIns = (try? FileManager.default.contentsOfDirectory(atPath: "\(Context.packageDirectory)/\(folder)")) ?? []
+    let plainBuild = environment["WORKBOOK_EXCLUDE"] == nil
+    return standIns.filter { !(plainBuild && excludedByEnvironment.contains("\(chapter)Tests/\($0)")) }.map { "LeftOut/\($0)" }
+}
 let selectedChapters = chapters.filter { name in
     guard FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(sourceRoot)/\(name)") else { return false }
     guard let only else { return true }
@@ -88,9 +100,14 @@ var targets: [Target] = [
         dependencies: ["WorkbookKit"],
         path: "Sources/workbook"
     ),
+    // Sends TSan's reports to a file the suites read between tests (plain `swift test`).
+    .target(
+        name: "WorkbookSanitizerReports",
+        path: "Tests/WorkbookSanitizerReports"
+    ),
     .target(
         name: "WorkbookTestSupport",
-        dependencies: ["WorkbookWire"],
+        dependencies: ["WorkbookWire", "WorkbookSanitizerReports"],
         path: "Tests/WorkbookTestSupport",
         swiftSettings: tsanCompile
     ),
@@ -125,7 +142,7 @@ for chapter in selectedChapters {
         name: "\(chapter)Tests",
         dependencies: [.target(name: chapter), "WorkbookTestSupport"],
         path: "Tests/\(chapter)Tests",
-        exclude: excluded(from: "\(chapter)Tests", in: "Tests/\(chapter)Tests"),
+        exclude: excluded(from: "\(chapter)Tests", in: "Tests/\(chapter)Tests") + standInsNotNeeded(for: chapter),
         swiftSettings: tsanCompile,
         linkerSettings: tsanLink
     ))

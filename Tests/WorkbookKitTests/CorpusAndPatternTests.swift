@@ -82,13 +82,33 @@ struct ChapterSuiteTests {
     func everySuiteWatchesForRaces() throws {
         for chapter in Fixture.workbook.chapters {
             let folder = Fixture.packageRoot.appendingPathComponent("Tests/\(chapter.testModule)")
-            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".swift") {
+            let standIns = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("LeftOut").path)) ?? []
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path) + standIns.map { "LeftOut/\($0)" }
+            for name in names where name.hasSuffix(".swift") {
                 let source = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
                 for line in source.split(separator: "\n") where line.contains("@Suite") {
                     #expect(line.contains(".gradedUnderTSan"), "\(chapter.testModule)/\(name): \(line)")
                 }
             }
         }
+    }
+}
+
+@Suite("Left-out suites")
+struct LeftOutSuiteTests {
+    @Test("every exercise whose starter does not compile has a stand-in suite that plain `swift test` builds in its place, which fails and says why")
+    func compileStartersHaveStandIns() throws {
+        var checked = 0
+        for chapter in Fixture.workbook.chapters {
+            for exercise in chapter.exercises where exercise.expectedFailure == .compile {
+                let url = Fixture.packageRoot.appendingPathComponent("Tests/\(chapter.testModule)/LeftOut/\(exercise.suite).swift")
+                let source = try #require(try? String(contentsOf: url, encoding: .utf8), "\(exercise.id) has no stand-in at \(url.path)")
+                #expect(source.contains("struct \(exercise.suite) "), "the stand-in is named like the suite, so a --filter for the suite selects it")
+                #expect(source.contains("recordLeftOut(exercise: \"\(exercise.id)\", chapter: \"\(chapter.name)\", file: \"\(exercise.file)\")"))
+                checked += 1
+            }
+        }
+        #expect(checked > 0, "no exercise's starter is of the compile kind: the stand-ins are dead code")
     }
 }
 
