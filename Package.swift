@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 //
 // Dispatch Workbook — Grand Central Dispatch exercises graded under the Thread Sanitizer.
 //

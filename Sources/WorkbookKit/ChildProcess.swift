@@ -64,8 +64,9 @@ public enum ChildProcess {
     /// `onLine` sees each line of output as it comes (for progress).
     ///
     /// The watchdog kills the child's process group after `timeLimit` seconds in all, or when
-    /// `idleLimit.file` has not grown for `idleLimit.seconds` (a test run whose event stream goes
-    /// quiet is stuck: every test's own waits are far shorter).
+    /// `idleLimit.file` has not grown for `idleLimit.seconds` once it has begun (a test run whose
+    /// event stream goes quiet is stuck: every test's own waits are far shorter). Until the file's
+    /// first bytes — the runner starting up, `swift test` planning on macOS — only `timeLimit` counts.
     public static func run(
         _ executable: String,
         _ arguments: [String],
@@ -76,12 +77,18 @@ public enum ChildProcess {
     ) throws -> ChildResult {
         let start = Date()
         var pipe: [Int32] = [0, 0]
-        guard pipe.withUnsafeMutableBufferPointer({ Glibc_pipe($0.baseAddress!) }) == 0 else {
+        guard pipe.withUnsafeMutableBufferPointer({ makePipe($0.baseAddress!) }) == 0 else {
             throw WorkbookError.toolFailed("Could not create a pipe to run \(executable).")
         }
         let readEnd = pipe[0], writeEnd = pipe[1]
 
+        // On Darwin both spawn types are opaque pointers (`<spawn.h>`), on Linux structures, as
+        // SwiftPM's AsyncProcess declares them.
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t? = nil
+        #else
         var actions = posix_spawn_file_actions_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
@@ -91,7 +98,11 @@ public enum ChildProcess {
         let devNull = open("/dev/null", O_RDONLY)
         if devNull >= 0 { posix_spawn_file_actions_adddup2(&actions, devNull, 0) }
 
+        #if canImport(Darwin)
+        var attributes: posix_spawnattr_t? = nil
+        #else
         var attributes = posix_spawnattr_t()
+        #endif
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF))
@@ -160,7 +171,7 @@ public enum ChildProcess {
                     if let timeLimit, now.timeIntervalSince(start) > timeLimit { break }
                     if let idleLimit {
                         let size = (try? FileManager.default.attributesOfItem(atPath: idleLimit.file.path)[.size] as? Int64) ?? 0
-                        if size != lastSize { lastSize = size; lastChange = now }
+                        if size != lastSize || size == 0 { lastSize = size; lastChange = now }
                         if now.timeIntervalSince(lastChange) > idleLimit.seconds {
                             idleSeconds.value = idleLimit.seconds
                             break
@@ -203,7 +214,7 @@ public enum ChildProcess {
     }
 }
 
-private func Glibc_pipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 { pipe(fds) }
+private func makePipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 { pipe(fds) }
 
 /// A flag set from one thread and read from another.
 final class Flag: @unchecked Sendable {

@@ -15,6 +15,8 @@ public struct CrashStack: Sendable, Equatable {
     public var reason: String?
     /// The crashing thread's frames, innermost first, as the debugger printed them (`--verbose` shows them).
     public var frames: [String] = []
+    /// Where the frames come from: "gdb", or on Darwin "the crash report".
+    public var source = "gdb"
 
     /// Parses `gdb -batch -ex run -ex bt` output for the exercise file `suffix`
     /// (e.g. `/Exercises/Chapter5BuggyCounter/HitCounter.swift`).

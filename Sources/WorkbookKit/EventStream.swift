@@ -52,7 +52,7 @@ public struct EventStream: Sendable, Equatable {
             let issue = payload.issue
             // Known issues (`withKnownIssue`) and warnings are not failures.
             if issue?.isKnown == true { return }
-            if let severity = issue?.severity, severity != "error" { return }
+            if let severity = issue?.severity ?? issue?.legacySeverity, severity != "error" { return }
             let location = issue?.sourceLocation
             issues.append(Issue(
                 testID: testID, messages: (payload.messages ?? []).compactMap(\.text),
@@ -98,8 +98,9 @@ extension EventStream.Issue {
     }
 }
 
-/// The subset of Swift Testing's event-stream records the grader reads (ABI version 6.3; fields it
-/// does not read are ignored, so newer versions decode too).
+/// The subset of Swift Testing's event-stream records the grader reads (schema 6.3, and schema 0 of
+/// Swift 6.2, whose experimental fields start with `_`; fields it does not read are ignored, so newer
+/// versions decode too).
 struct EventRecord: Decodable {
     enum Kind: String, Decodable {
         /// A test or suite was discovered: its ID and names.
@@ -130,9 +131,15 @@ struct EventRecord: Decodable {
 
     struct IssueRecord: Decodable {
         var isKnown: Bool?
-        /// `error` or `warning`.
+        /// `error` or `warning` (`_severity` in schema 0, Swift 6.2).
         var severity: String?
+        var legacySeverity: String?
         var sourceLocation: SourceLocation?
+
+        enum CodingKeys: String, CodingKey {
+            case isKnown, severity, sourceLocation
+            case legacySeverity = "_severity"
+        }
     }
 
     struct SourceLocation: Decodable {

@@ -15,13 +15,32 @@ public struct FaultDrill: Sendable {
         self.progress = progress
     }
 
-    /// One expectation of the drill and whether it held.
+    /// One expectation of the drill and whether it held — or whether it could not be checked here.
     public struct Outcome: Sendable {
         public var fault: String
         public var expected: String
         public var actual: String
         public var held: Bool
+        /// Not checked on this platform (`actual` says why): counted apart, never as held.
+        public var skipped = false
+
+        public init(fault: String, expected: String, actual: String, held: Bool) {
+            self.fault = fault
+            self.expected = expected
+            self.actual = actual
+            self.held = held
+        }
+
+        /// An expectation this platform cannot check, and why.
+        public static func skipped(_ fault: String, expected: String, because reason: String) -> Outcome {
+            var outcome = Outcome(fault: fault, expected: expected, actual: reason, held: false)
+            outcome.skipped = true
+            return outcome
+        }
     }
+
+    /// Whose ways of locating crashes and listing processes the drill relies on.
+    public var platform: Platform = .host
 
     /// Runs the drill; needs Chapters 1, 2 and 5. It also grades the first other chapter with a
     /// starter that must not compile (only that exercise is left out), and breaks one more chapter's
@@ -77,15 +96,17 @@ public struct FaultDrill: Sendable {
             expect("the chapter's other starters stay caught", exercise.id, exercise.expectedFailure.rawValue)
         }
         expect("a trap: that exercise is a crash, the rest graded", five.exercises[0].id, "crash")
-        if findInPath("gdb") != nil {
-            // The trap's own line, found in the fixture, is where the crash must be placed.
-            let trap = (try? String(contentsOf: drill.appendingPathComponent("Trap.swift"), encoding: .utf8)) ?? ""
-            let line = trap.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(".leave()") }.map { $0 + 1 }
-            let expected = "\(five.exercises[0].file):\(line.map(String.init) ?? "?")"
+        let placing = "a trap is placed at the learner's line"
+        // The trap's own line, found in the fixture, is where the crash must be placed.
+        let trap = (try? String(contentsOf: drill.appendingPathComponent("Trap.swift"), encoding: .utf8)) ?? ""
+        let trapLine = trap.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(".leave()") }.map { $0 + 1 }
+        let expectedPlace = "\(five.exercises[0].file):\(trapLine.map(String.init) ?? "?")"
+        if platform.crashLocator == .none {
+            outcomes.append(.skipped(placing, expected: expectedPlace, because: "no crash locator on this machine (gdb is not installed)"))
+        } else {
             let finding = report.results.first { $0.exercise.id == five.exercises[0].id }?.findings.first { $0.kind == .crash }
             let actual = finding?.location.map { ($0 as NSString).lastPathComponent } ?? "no location"
-            outcomes.append(Outcome(fault: "a trap is placed at the learner's line (gdb)", expected: expected,
-                                    actual: actual, held: actual == expected))
+            outcomes.append(Outcome(fault: placing, expected: expectedPlace, actual: actual, held: actual == expectedPlace))
         }
         expect("megabytes of fake passes and events: verdict from the event stream", five.exercises[1].id, "race")
         expect("a call that blocks its caller: that exercise never finished, the rest graded", two.exercises[0].id, "hang")
@@ -140,8 +161,7 @@ public struct FaultDrill: Sendable {
         }
         let events = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-drill-\(UUID().uuidString.prefix(8)).jsonl")
         defer { try? FileManager.default.removeItem(at: events) }
-        let command = launch.command(["--filter", chapter.testModule,
-                                      "--event-stream-output-path", events.path, "--event-stream-version", "6.3"])
+        let command = launch.command(["--filter", chapter.testModule] + Toolchain.inUse.eventStreamArguments(to: events.path))
         guard let result = try? ChildProcess.run(command.executable, command.arguments, environment: command.environment,
                                                  timeLimit: 60) else {
             return outcome("`\(command.executable)` did not start")
@@ -170,9 +190,10 @@ public struct FaultDrill: Sendable {
         func outcome(_ actual: String) -> Outcome {
             Outcome(fault: fault, expected: "exit 130", actual: actual, held: actual == "exit 130")
         }
-        #if os(Linux)
         let scratch = workbook.layout.url(Layout.scratch(.selftestDrill)).appendingPathComponent("build")
-        let binary = scratch.appendingPathComponent("debug/DispatchWorkbookPackageTests.xctest").path
+        // The test processes are the ones whose command line names the build: the test executable,
+        // or `swift test --scratch-path …` and the runner it starts (Darwin).
+        let build = scratch.path
         let process = Process()
         process.executableURL = executable
         process.arguments = ["check", "5"]
@@ -186,7 +207,7 @@ public struct FaultDrill: Sendable {
         do { try process.run() } catch { return outcome("could not start workbook: \(error)") }
 
         let started = Date()
-        while Self.processes(running: binary).isEmpty {
+        while platform.processes(mentioning: build).isEmpty {
             guard process.isRunning, Date().timeIntervalSince(started) < 120 else {
                 process.terminate()
                 return outcome("the test binary never started")
@@ -200,7 +221,7 @@ public struct FaultDrill: Sendable {
             process.terminate()
             return outcome("workbook did not stop within 15 s of Ctrl-C")
         }
-        let leftBehind = Self.processes(running: binary)
+        let leftBehind = platform.processes(mentioning: build)
         guard leftBehind.isEmpty else { return outcome("left \(leftBehind.count) test process(es) running") }
         do {
             _ = try LearnerState.load(from: Layout(root: copy).url(Layout.stateFile))
@@ -208,20 +229,5 @@ public struct FaultDrill: Sendable {
             return outcome("the state file no longer reads: \(error)")
         }
         return outcome("exit \(process.terminationStatus)")
-        #else
-        return Outcome(fault: fault, expected: "exit 130", actual: "exit 130 (not checked on this platform)", held: true)
-        #endif
-    }
-
-    /// Live processes whose command line starts with `path` (read from /proc).
-    static func processes(running path: String) -> [Int32] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { entry in
-            guard let pid = Int32(entry),
-                  let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
-                  let first = data.split(separator: 0).first,
-                  String(decoding: first, as: UTF8.self) == path else { return nil }
-            return pid
-        }
     }
 }

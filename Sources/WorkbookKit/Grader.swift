@@ -9,6 +9,8 @@ public struct RunArtifacts: Sendable {
     /// The console output (capped); read only for crash messages, never for verdicts.
     public var output: String
     public var seconds: Double
+    /// When the process started, for what the system writes about it afterwards (a Darwin crash report).
+    public var started: Date?
 
     public init(events: EventStream, reports: [TSanReport], termination: Termination, output: String, seconds: Double = 0) {
         self.events = events
@@ -102,7 +104,8 @@ public struct Grader: Sendable {
             } else if !unattributed.isEmpty {
                 found += unattributed.map { report in
                     Finding(kind: .race,
-                            message: Says.raceOutsideFile(report.title, item.exercise),
+                            message: report.namesAnyFile ? Says.raceOutsideFile(report.title, item.exercise)
+                                                         : Says.raceUnsymbolized(report.title, item.exercise),
                             detail: report.raw)
                 }
             }
@@ -127,18 +130,19 @@ public struct Grader: Sendable {
         // The access frames first (they are where the race is), then any frame of the report.
         let frames = report.accesses.flatMap(\.frames) + report.allFrames
         for frame in frames {
-            guard let file = frame.file, let item = batch.first(where: { file.hasSuffix(suffix(of: $0)) }) else { continue }
+            guard let file = frame.file, let item = batch.first(where: { frame.isIn(suffix(of: $0)) }) else { continue }
             let path = Layout.exerciseFile(item.chapter, item.exercise, in: sources)
             // Symbolizing sometimes loses an access's line; the same function's line elsewhere in the
             // report, or the other access's line, stands in for it.
-            let known = report.allFrames.filter { $0.file?.hasSuffix(suffix(of: item)) == true && $0.line != nil }
+            let known = report.allFrames.filter { $0.isIn(suffix(of: item)) && $0.line != nil }
             let accesses = report.accesses.map { access -> (TSanReport.Access, Int?) in
-                let mine = access.frames.first { $0.file?.hasSuffix(suffix(of: item)) == true }
+                let mine = access.frames.first { $0.isIn(suffix(of: item)) }
                 let line = mine?.line ?? mine.flatMap { frame in known.first { $0.symbol == frame.symbol }?.line }
                 return (access, line)
             }
             let line = accesses.compactMap(\.1).first ?? frame.line ?? known.first?.line
-            let source = readSource(file)
+            // Darwin's atos names the file without its folder: then read it where the workbook keeps it.
+            let source = readSource(file.contains("/") ? file : path)
             let accessLines = accesses.filter(\.0.isWrite).compactMap(\.1) + accesses.filter { !$0.0.isWrite }.compactMap(\.1)
             let variable = Self.variableName(inLines: accessLines + (line.map { [$0] } ?? []), of: source)
             let what = variable.map { "`\($0)`" } ?? "the same memory"
@@ -162,10 +166,10 @@ public struct Grader: Sendable {
     {
         for item in batch {
             let lines = report.accesses.compactMap { access in
-                access.frames.first { $0.file?.hasSuffix(suffix(of: item)) == true }
+                access.frames.first { $0.isIn(suffix(of: item)) }
             }
             guard lines.count == report.accesses.count, let file = lines.first?.file else { continue }
-            let source = readSource(file)
+            let source = readSource(file.contains("/") ? file : Layout.exerciseFile(item.chapter, item.exercise, in: sources))
             guard lines.allSatisfy({ frame in frame.line.map { Self.isInsideWithLock(line: $0, of: source) } ?? false }) else { continue }
             return (item, Says.mutexFalseAlarm(lines.compactMap(\.line).map { "\(item.exercise.file):\($0)" }))
         }

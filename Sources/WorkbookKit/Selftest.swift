@@ -62,10 +62,12 @@ public struct Selftest: Sendable {
 
         public var passedCount: Int {
             rows.reduce(0) { $0 + ($1.starterCaught == runs ? 1 : 0) + ($1.solutionClean == runs ? 1 : 0) }
-                + (unitTestsPassed ? 1 : 0) + drill.filter(\.held).count + corpus.filter(\.proven).count
+                + (unitTestsPassed ? 1 : 0) + drill.filter { $0.held && !$0.skipped }.count + corpus.filter(\.proven).count
         }
+        /// Drill checks this platform could not run: never counted as passed, nor as failed.
+        public var skippedCount: Int { drill.filter(\.skipped).count }
         public var failedCount: Int {
-            rows.count * 2 + 1 + drill.count + corpus.count - passedCount + buildProblems.count + corpusProblems.count
+            rows.count * 2 + 1 + drill.count + corpus.count - passedCount - skippedCount + buildProblems.count + corpusProblems.count
         }
         public var succeeded: Bool { failedCount == 0 }
     }

@@ -57,6 +57,10 @@ extension Selftest.Report {
             lines.append("")
             lines.append(style.bold("Fault drill") + style.dim(" (a copy of the package with faulty exercises swapped in, graded by `check`)"))
             for outcome in drill {
+                if outcome.skipped {
+                    lines.append(style.dim("– \(pad(outcome.expected, 14))\(outcome.fault) — skipped on this platform: \(outcome.actual)"))
+                    continue
+                }
                 let mark = outcome.held ? style.pass : style.fail
                 let actual = outcome.held ? "" : style.red(" — got \(outcome.actual)")
                 lines.append("\(mark) \(pad(outcome.expected, 14))\(outcome.fault)\(actual)")
@@ -64,7 +68,7 @@ extension Selftest.Report {
         }
         lines.append("")
         lines.append(String(format: "Took %.0f s.", seconds))
-        lines.append("\(passedCount) passed, \(failedCount) failed")
+        lines.append("\(passedCount) passed, \(failedCount) failed" + (skippedCount > 0 ? ", \(skippedCount) skipped" : ""))
         return lines.joined(separator: "\n")
     }
 

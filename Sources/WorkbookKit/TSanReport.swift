@@ -1,5 +1,12 @@
 import Foundation
 
+/// Whether a frame's `file` is the file whose path ends with `suffix`
+/// (`/Exercises/Chapter1Latch/CountdownBlock.swift`): by its path where the symbolizer gave one
+/// (llvm-symbolizer), by its name alone where it gave only that (Darwin's `atos`).
+func sourceFile(_ file: String, isIn suffix: String) -> Bool {
+    file.contains("/") ? file.hasSuffix(suffix) : suffix.hasSuffix("/" + file)
+}
+
 /// One Thread Sanitizer report, parsed from its text.
 public struct TSanReport: Sendable, Equatable {
     /// One stack frame: `#3 symbol /path/File.swift:14:9 (binary+0x…)`.
@@ -8,6 +15,9 @@ public struct TSanReport: Sendable, Equatable {
         public var file: String?
         public var line: Int?
         public var column: Int?
+
+        /// Whether this frame is in the file whose path ends with `suffix` (see ``sourceFile(_:isIn:)``).
+        func isIn(_ suffix: String) -> Bool { file.map { sourceFile($0, isIn: suffix) } ?? false }
     }
 
     /// One of the two accesses of a race.
@@ -90,9 +100,13 @@ public struct TSanReport: Sendable, Equatable {
             } else {
                 inAccess = false
                 creating = nil
-                // "Thread T6 'name' (tid=…, running) created by thread T2 at:"
+                // "Thread T6 'name' (tid=…, running) created by thread T2 at:"; on Darwin, a worker
+                // of libdispatch's pool is "Thread T3 (tid=…, running) is a GCD worker thread".
+                let thread = trimmed.split(separator: " ").dropFirst().first.map(String.init)
                 if trimmed.hasPrefix("Thread T"), trimmed.contains("created by") {
-                    creating = trimmed.split(separator: " ").dropFirst().first.map(String.init)
+                    creating = thread
+                } else if trimmed.hasPrefix("Thread T"), trimmed.hasSuffix("is a GCD worker thread"), let thread {
+                    threadKinds[thread] = "a GCD worker thread"
                 }
             }
         }
@@ -117,34 +131,54 @@ public struct TSanReport: Sendable, Equatable {
         return Access(isWrite: isWrite, thread: thread, isPrevious: isPrevious, frames: [])
     }
 
-    /// "#0 symbol /path/File.swift:18:24 (binary+0x…) (BuildId: …)"
+    /// One frame line, in either dialect TSan prints:
+    /// - Linux, `llvm-symbolizer`: `#0 $s4main3fooyyF /path/File.swift:18:24 (binary+0x…) (BuildId: …)`
+    ///   (a mangled name, a full path with line and column, or `<null>`);
+    /// - Darwin, `atos`: `#0 closure #1 in Foo.bar() File.swift:18 (Tests:arm64+0x…)` (a demangled
+    ///   name with spaces, the file's name alone, `<null>`, `<null>:N` whose N is no line, or
+    ///   `<compiler-generated>`). With `llvm-symbolizer` on Darwin, full paths as on Linux.
     static func frame(_ line: String) -> Frame? {
-        guard line.hasPrefix("#") else { return nil }
-        let parts = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true)
-        guard parts.count >= 3 else { return nil }
-        let symbol = String(parts[1])
-        let location = String(parts[2])
-        guard location.hasPrefix("/") || location.contains(".swift") else {
-            return Frame(symbol: symbol, file: nil, line: nil, column: nil)
+        guard line.hasPrefix("#"), let space = line.firstIndex(of: " ") else { return nil }
+        var rest = line[line.index(after: space)...].trimmingCharacters(in: .whitespaces)
+        // Trailing "(BuildId: …)" and "(image+0x…)" / "(image:arch+0x…)".
+        while rest.hasSuffix(")"), let open = rest.range(of: " (", options: .backwards),
+              rest[open.upperBound...].hasPrefix("BuildId:") || rest[open.upperBound...].contains("+0x") {
+            rest = String(rest[..<open.lowerBound])
         }
-        let pieces = location.split(separator: ":")
-        var file = String(pieces[0])
-        var lineNumber: Int?
-        var column: Int?
-        if pieces.count >= 2, let value = Int(pieces[1]) { lineNumber = value }
-        if pieces.count >= 3, let value = Int(pieces[2]) { column = value }
-        if pieces.count >= 2, lineNumber == nil { file = location }
-        return Frame(symbol: symbol, file: file, line: lineNumber, column: column)
+        // The location is the last part: a path (which may hold spaces) starts at the first " /";
+        // otherwise it is the last word.
+        let split = rest.range(of: " /") ?? rest.range(of: " ", options: .backwards)
+        guard let split else { return nil }
+        let symbol = String(rest[..<split.lowerBound])
+        let location = String(rest[rest.index(after: split.lowerBound)...])
+        guard !symbol.isEmpty else { return nil }
+        if location.hasPrefix("<") { return Frame(symbol: symbol, file: nil, line: nil, column: nil) }
+        // "path:line:column", "path:line" or "path": numbers are taken from the end.
+        var pieces = location.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        var numbers: [Int] = []
+        while pieces.count > 1, numbers.count < 2, let number = Int(pieces[pieces.count - 1]) {
+            numbers.insert(number, at: 0)
+            pieces.removeLast()
+        }
+        let file = pieces.joined(separator: ":")
+        guard file.contains("/") || file.contains(".") else { return Frame(symbol: symbol, file: nil, line: nil, column: nil) }
+        return Frame(symbol: symbol, file: file, line: numbers.first, column: numbers.count > 1 ? numbers[1] : nil)
     }
 
     /// What kind of thread a creation stack starts: Foundation's `Thread` (the tests' own threads)
     /// or libdispatch's worker pool.
     static func threadKind(creatorFrame frame: Frame) -> String? {
-        if frame.symbol.contains("_CFThreadCreate") || frame.symbol.contains("Foundation6Thread") { return "a test thread" }
+        // Foundation's `Thread`: `_CFThreadCreate` (Linux), `-[NSThread start…]` (Darwin).
+        if frame.symbol.contains("_CFThreadCreate") || frame.symbol.contains("Foundation6Thread")
+            || frame.symbol.contains("NSThread") { return "a test thread" }
         if frame.symbol.contains("dispatch") { return "a GCD worker thread" }
         if frame.symbol.contains("pthread_create") { return nil }
         return nil
     }
+
+    /// Whether any frame of the report names a source file: a report symbolized without debug
+    /// information (Darwin's `atos` on a stripped or unindexed binary) names none.
+    public var namesAnyFile: Bool { allFrames.contains { $0.file != nil } }
 
     /// The "SUMMARY:" line, if the report has one.
     public var summaryLine: String? {

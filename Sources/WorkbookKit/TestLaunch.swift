@@ -31,14 +31,8 @@ public struct TestLaunch: Sendable, Equatable {
     /// The variable that selects ``Style/swiftTest`` on Linux.
     public static let styleVariable = "WORKBOOK_LAUNCH"
 
-    /// The style this platform needs (on Linux, the one `WORKBOOK_LAUNCH` asks for).
-    public static var platformStyle: Style {
-        #if canImport(Darwin)
-        return .swiftTest
-        #else
-        return ProcessInfo.processInfo.environment[styleVariable] == Style.swiftTest.rawValue ? .swiftTest : .binary
-        #endif
-    }
+    /// The style this platform needs (see ``Platform/launchStyle``).
+    public static var platformStyle: Style { Platform.host.launchStyle }
 
     public init(style: Style = TestLaunch.platformStyle, packageRoot: URL, scratchPath: URL, sources: SourceSet,
                 only: [String]?, exclude: [String] = []) {
@@ -63,6 +57,16 @@ public struct TestLaunch: Sendable, Equatable {
     public var buildEnvironment: [String: String] {
         ["WORKBOOK_SOURCES": sources.rawValue, "WORKBOOK_ONLY": only?.joined(separator: ",") ?? "",
          "WORKBOOK_EXCLUDE": exclude.joined(separator: ",")]
+    }
+
+    /// How the test process itself ended, from how the launched command ended: `swift test` exits 1
+    /// when the test process it started died of a signal, and says which ("Process '…' exited with
+    /// unexpected signal code 4", SwiftPM's `SwiftTestCommand.swift`).
+    public func testProcessTermination(_ termination: Termination, output: String) -> Termination {
+        guard style == .swiftTest, case .exited = termination,
+              let match = output.firstMatch(of: /exited with unexpected signal code (\d+)/),
+              let signal = Int32(match.1) else { return termination }
+        return .signaled(signal)
     }
 
     /// The command that runs the Swift Testing tests with `testingArguments` (event stream, filters).

@@ -9,15 +9,19 @@ public protocol TestProcess: Sendable {
     /// artifacts when they are kept.
     func run(filters: [String], timeLimit: Double, label: String) throws -> RunArtifacts
     /// Where a crashed test trapped, found by running the tests `filter` selects again under a
-    /// debugger — in the test process, or (`inChild`) in the first child it starts; `nil` when that
-    /// cannot be found here.
-    func crashStack(filter: String, inChild: Bool, learnerFile: String) -> CrashStack?
+    /// debugger — in the test process, or (`inChild`) in the first child it starts — or from the
+    /// crash report `run` left (Darwin); `nil` when that cannot be found here.
+    func crashStack(filter: String, inChild: Bool, learnerFile: String, after run: RunArtifacts) -> CrashStack?
 }
 
 /// The real test processes of a build: the test executable (Linux) or `swift test --skip-build`
 /// (macOS), with TSan's reports to files, the event stream, and the watchdog.
 public struct LaunchedTestProcess: TestProcess {
     public var launch: TestLaunch
+    /// Whose ways of symbolizing, locating crashes and reading traps apply.
+    public var platform: Platform = .host
+    /// The toolchain whose event-stream version the runs ask for.
+    public var toolchain: Toolchain = .inUse
     /// Seconds the event stream may stay unchanged before the run counts as stuck. Every wait in a
     /// suite is bounded far below this, so a quiet stream means code that never returns.
     public var quietLimit: Double = 10
@@ -35,10 +39,11 @@ public struct LaunchedTestProcess: TestProcess {
         defer { try? FileManager.default.removeItem(at: folder) }
         let events = folder.appendingPathComponent("events.jsonl")
 
-        var testing = ["--event-stream-output-path", events.path, "--event-stream-version", "6.3"]
+        var testing = toolchain.eventStreamArguments(to: events.path)
         for filter in filters { testing += ["--filter", filter] }
         let command = launch.command(testing)
-        let environment = command.environment.merging(Self.sanitizerEnvironment(logFolder: folder)) { _, sanitizer in sanitizer }
+        let environment = command.environment.merging(sanitizerEnvironment(logFolder: folder)) { _, sanitizer in sanitizer }
+        let started = Date()
 
         var result = try ChildProcess.run(command.executable, command.arguments, environment: environment,
                                           timeLimit: timeLimit, idleLimit: (events, quietLimit))
@@ -51,36 +56,47 @@ public struct LaunchedTestProcess: TestProcess {
         if let keep = ProcessInfo.processInfo.environment["WORKBOOK_KEEP_ARTIFACTS"], !keep.isEmpty {
             keepArtifacts(folder, result, in: URL(fileURLWithPath: keep), label: label)
         }
-        return RunArtifacts(
+        var artifacts = RunArtifacts(
             events: EventStream(contentsOf: events),
             reports: TSanReport.reports(inFolder: folder),
-            termination: result.termination,
+            termination: launch.testProcessTermination(result.termination, output: result.output),
             output: result.output,
             seconds: result.seconds)
+        artifacts.started = started
+        return artifacts
     }
 
     /// The environment of every test process: TSan's reports to files (or nowhere), no exit sleep
     /// (TSan otherwise sleeps a second at every exit, exit-test children too), no Swift backtracer
     /// (under TSan it can hang or leave processes behind), and the mark that the grader is reading.
-    static func sanitizerEnvironment(logFolder: URL?) -> [String: String] {
+    func sanitizerEnvironment(logFolder: URL?) -> [String: String] {
         var options = "log_path=\(logFolder.map { "\($0.path)/tsan" } ?? "/dev/null") halt_on_error=0 history_size=4 atexit_sleep_ms=0"
-        if let symbolizer { options += " external_symbolizer_path=\(symbolizer)" }
+        if let symbolizer = platform.symbolizer { options += " external_symbolizer_path=\(symbolizer)" }
         // WORKBOOK_GRADER: the suites' race trait leaves the reports to the grader, which reads them.
         return ["TSAN_OPTIONS": options, "SWIFT_BACKTRACE": "enable=no", "WORKBOOK_GRADER": "1"]
     }
 
-    /// Runs the tests `filter` selects once more under gdb, when gdb is installed, to find where the
-    /// crash happened: in the test process, or (`inChild`) in the first child process it starts —
-    /// an exit test's, with follow-fork-mode.
-    public func crashStack(filter: String, inChild: Bool, learnerFile: String) -> CrashStack? {
-        // A debugger needs the test executable itself (Linux); on macOS libdispatch prints why it trapped.
-        guard let gdb = findInPath("gdb"), let testBinary = launch.testBinary else { return nil }
-        let follow = inChild ? ["-ex", "set follow-fork-mode child", "-ex", "set detach-on-fork on"] : []
-        let arguments = ["-q", "-batch"] + follow + ["-ex", "run", "-ex", "bt", "--args", testBinary.path,
-                         "--testing-library", "swift-testing", "--filter", filter]
-        guard let result = try? ChildProcess.run(gdb, arguments, environment: Self.sanitizerEnvironment(logFolder: nil),
-                                                 timeLimit: 60) else { return nil }
-        return CrashStack(gdbOutput: result.output, learnerFileSuffix: learnerFile)
+    /// Where a crashed test trapped: on Linux, the tests `filter` selects run once more under gdb
+    /// (when it is installed) — in the test process, or (`inChild`) in the first child process it
+    /// starts, an exit test's, with follow-fork-mode; on Darwin, the crash report the system wrote
+    /// for the run.
+    public func crashStack(filter: String, inChild: Bool, learnerFile: String, after run: RunArtifacts) -> CrashStack? {
+        switch platform.crashLocator {
+        case .none:
+            return nil
+        case let .crashReports(folder):
+            return CrashReport.newest(in: folder, since: run.started ?? .distantPast, processNames: CrashReport.testRunnerNames)
+                .flatMap { CrashStack(crashReport: $0, learnerFileSuffix: learnerFile) }
+        case let .debugger(gdb):
+            // A debugger needs the test executable itself, which only the binary launch has.
+            guard let testBinary = launch.testBinary else { return nil }
+            let follow = inChild ? ["-ex", "set follow-fork-mode child", "-ex", "set detach-on-fork on"] : []
+            let arguments = ["-q", "-batch"] + follow + ["-ex", "run", "-ex", "bt", "--args", testBinary.path,
+                             "--testing-library", "swift-testing", "--filter", filter]
+            guard let result = try? ChildProcess.run(gdb, arguments, environment: sanitizerEnvironment(logFolder: nil),
+                                                     timeLimit: 60) else { return nil }
+            return CrashStack(gdbOutput: result.output, learnerFileSuffix: learnerFile)
+        }
     }
 
     /// For maintainers recording fixtures: copies a run's raw files (event stream, TSan logs, output,
@@ -94,8 +110,6 @@ public struct LaunchedTestProcess: TestProcess {
         try? result.termination.description.write(to: target.appendingPathComponent("termination.txt"), atomically: true, encoding: .utf8)
     }
 
-    /// llvm-symbolizer next to the toolchain, for file:line in TSan's reports.
-    static let symbolizer: String? = findInPath("llvm-symbolizer")
     static let setarch: String? = findInPath("setarch")
     static var machine: String {
         var info = utsname()

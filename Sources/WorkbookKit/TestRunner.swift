@@ -46,7 +46,7 @@ public struct TestRunner: Sendable {
                         label: exercises.map(\.exercise.id).joined(separator: "+"))
     }
 
-    /// Points each crashed exercise at the learner's line that trapped (see ``TestProcess/crashStack(filter:inChild:learnerFile:)``).
+    /// Points each crashed exercise at the learner's line that trapped (see ``TestProcess/crashStack(filter:inChild:learnerFile:after:)``).
     ///
     /// A crash in an exit test's child process (the suites run code that may trap there) is found by
     /// running that one test again; a crash of the test process itself, only when that process ran
@@ -58,11 +58,12 @@ public struct TestRunner: Sendable {
             let learnerFile = "/" + Layout.exerciseFile(verdict.chapter, verdict.exercise, in: grader.sources)
             if case .signaled = run.termination {
                 guard alone else { return verdict }
-                let stack = process.crashStack(filter: Self.filter(forSuiteOf: verdict.chapter, verdict.exercise), inChild: false, learnerFile: learnerFile)
+                let stack = process.crashStack(filter: Self.filter(forSuiteOf: verdict.chapter, verdict.exercise), inChild: false,
+                                               learnerFile: learnerFile, after: run)
                 return stack.map { verdict.locatingCrash($0) } ?? verdict
             }
             guard let issue = run.events.issues.first(where: { $0.kind == .crash && $0.testID.hasPrefix(suite + "/") }),
-                  let stack = process.crashStack(filter: Self.filter(forTest: issue.testID), inChild: true, learnerFile: learnerFile)
+                  let stack = process.crashStack(filter: Self.filter(forTest: issue.testID), inChild: true, learnerFile: learnerFile, after: run)
             else { return verdict }
             return verdict.locatingCrash(stack, test: run.events.names[issue.testID])
         }

@@ -82,7 +82,7 @@ public struct ExerciseVerdict: Sendable, Equatable {
         guard let index = copy.findings.firstIndex(where: { $0.kind == .crash && (test == nil || $0.test == test) })
                 ?? copy.findings.firstIndex(where: { $0.kind == .crash }) else { return self }
         if !stack.frames.isEmpty {
-            copy.findings[index].detail = "Backtrace of the crashing thread (gdb):\n" + stack.frames.joined(separator: "\n")
+            copy.findings[index].detail = "Backtrace of the crashing thread (\(stack.source)):\n" + stack.frames.joined(separator: "\n")
         }
         if let file = stack.file {
             copy.findings[index].file = Layout.trimmed(file)

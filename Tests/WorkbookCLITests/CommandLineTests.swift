@@ -1,5 +1,6 @@
 import Testing
 @testable import workbook
+import WorkbookKit
 
 @Suite("The command line: declared once, checked on parsing")
 struct CommandLineTests {
@@ -65,5 +66,15 @@ struct CommandLineTests {
         #expect(CommandLine.run(["frobnicate"]) == 2)
         #expect(CommandLine.run(["check", "--runs", "x"]) == 2)
         #expect(CommandLine.run(["watch", "--interval", "abc"]) == 2)
+    }
+
+    @Test("a toolchain below the floor stops the commands that build, with one sentence; the others still run")
+    func toolchainFloor() throws {
+        let old = Toolchain(version: .init(6, 1))
+        let check = try #require(Command.named("check")), lesson = try #require(Command.named("lesson"))
+        #expect(toolchainProblem(for: check, toolchain: old)?.contains("Swift 6.2 or later") == true)
+        #expect(toolchainProblem(for: lesson, toolchain: old) == nil, "reading a lesson needs no compiler")
+        #expect(toolchainProblem(for: check, toolchain: Toolchain(version: Toolchain.floor)) == nil)
+        #expect(toolchainProblem(for: check, toolchain: nil) == nil, "a version that cannot be read is left to SwiftPM to judge")
     }
 }

@@ -36,16 +36,26 @@ struct ChildProcessTests {
         try? FileManager.default.removeItem(at: marker)
     }
 
-    @Test("a child whose progress file stays quiet is stopped")
+    @Test("a child whose progress file stays quiet once it has begun is stopped")
     func quietChild() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("wb-quiet-\(UUID().uuidString)")
-        let result = try ChildProcess.run("/bin/sh", ["-c", "sleep 30"], timeLimit: 60, idleLimit: (file, 0.5))
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try ChildProcess.run("/bin/sh", ["-c", "echo started > '\(file.path)'; sleep 30"], timeLimit: 60, idleLimit: (file, 0.5))
         if case let .timedOut(_, quiet) = result.termination {
             #expect(quiet == 0.5)
         } else {
             Issue.record("expected the quiet child to be stopped, got \(result.termination)")
         }
         #expect(result.seconds < 10)
+    }
+
+    @Test("before the progress file's first bytes (a runner still starting up) only the whole time limit counts")
+    func slowStart() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("wb-slow-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try ChildProcess.run("/bin/sh", ["-c", "sleep 1.5; echo started > '\(file.path)'; sleep 0.2"],
+                                          timeLimit: 60, idleLimit: (file, 0.5))
+        #expect(result.termination == .exited(0), "a quiet start-up is not a hang")
     }
 
     @Test("huge output is capped, head and tail kept, and never blocks the child (fault 5)")

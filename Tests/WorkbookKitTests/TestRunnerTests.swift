@@ -27,7 +27,7 @@ private final class RecordedTestProcess: TestProcess, @unchecked Sendable {
         }
     }
 
-    func crashStack(filter: String, inChild: Bool, learnerFile: String) -> CrashStack? {
+    func crashStack(filter: String, inChild: Bool, learnerFile: String, after run: RunArtifacts) -> CrashStack? {
         lock.withLock { stacksAsked.append((filter, inChild)) }
         return CrashStack(gdbOutput: Fixture.text("trap-5.1/gdb-backtrace.txt"), learnerFileSuffix: learnerFile)
     }

@@ -106,8 +106,8 @@ struct ClassroomDrill: Sendable {
                                   actual: mischief.map { "\($0)" + (before == after ? "" : ", the workbook changed") } ?? "the mischief never ran",
                                   held: sealed && mischief == "outside=refused network=closed"))
         } else {
-            outcomes.append(.init(fault: "classroom sandbox", expected: "isolated",
-                                  actual: "not isolated on this platform (limits only)", held: true))
+            outcomes.append(.skipped("classroom sandbox", expected: "nothing written outside, network closed",
+                                     because: "no user namespaces here: grade isolates by limits only"))
         }
         return outcomes
     }

@@ -33,15 +33,8 @@ public struct Sandbox: Sendable {
         case limitsOnly = "limits only"
     }
 
-    /// What this machine supports, probed once by running `true` in the namespaces.
-    public static let isolation: Isolation = {
-        #if os(Linux)
-        if let probe = try? ChildProcess.run("unshare", ["-rnm", "true"], timeLimit: 10), probe.termination == .exited(0) {
-            return .namespaces
-        }
-        #endif
-        return .limitsOnly
-    }()
+    /// What this machine supports (see ``Platform/canIsolateSubmissions``).
+    public static var isolation: Isolation { Platform.host.canIsolateSubmissions ? .namespaces : .limitsOnly }
 
     /// The command that runs `executable arguments` inside the sandbox with `environment` (and
     /// nothing else of this process's environment but `PATH`), standard output going to `stdoutFile`.

@@ -1,14 +1,16 @@
 /// What libdispatch and the Swift runtime stop a program for, declared once: how each trap is
 /// recognised and how the workbook explains it.
 ///
-/// On Apple platforms libdispatch prints why it stopped ("BUG IN CLIENT OF LIBDISPATCH: …"); on
-/// Linux those messages are compiled out and the process just traps (SIGILL on x86-64, SIGTRAP on
-/// arm64), so there the grader recognises the trap by the function in the crashing thread's
-/// backtrace (gdb). Sources: libdispatch's `src/queue.c`, `src/semaphore.c` (`DISPATCH_CLIENT_CRASH`).
+/// On Apple platforms libdispatch records why it stopped ("BUG IN CLIENT OF LIBDISPATCH: …") for the
+/// crash report's Application Specific Information, not the program's output (`DISPATCH_CLIENT_CRASH`,
+/// `src/internal.h`); on Linux those messages are compiled out and the process just traps (SIGILL on
+/// x86-64, SIGTRAP on arm64). So the grader recognises a trap by its message in a Darwin crash
+/// report, or by the function in the crashing thread's backtrace (gdb on Linux, the crash report on
+/// Darwin). Sources: libdispatch's `src/queue.c`, `src/semaphore.c`.
 public struct Trap: Sendable, Equatable {
     /// Functions in the crashing thread's backtrace that mean this trap.
     public var symbols: [String]
-    /// What Apple platforms print for it.
+    /// What Apple platforms' crash reports say for it.
     public var appleMessage: String?
     /// The explanation a learner reads.
     public var reason: String
@@ -42,9 +44,14 @@ public struct Trap: Sendable, Equatable {
     /// Every trap the grader knows, most specific first.
     public static let all: [Trap] = [unbalancedLeave, syncOnOwnQueue, semaphoreInUse, groupInUse, swiftCheck]
 
-    /// The explanation with Apple's words, when Apple prints any: what a learner on either platform recognises.
+    /// The explanation with Apple's words, when Apple has any: what a learner on either platform recognises.
     public var explained: String {
-        appleMessage.map { "\(reason) (\"\($0)\" on Apple platforms)" } ?? reason
+        appleMessage.map { "\(reason) (the crash report on Apple platforms says \"\($0)\")" } ?? reason
+    }
+
+    /// The trap a crash report's Application Specific Information line names.
+    public static func recognised(inMessage line: String) -> Trap? {
+        all.first { trap in trap.appleMessage.map(line.contains) ?? false }
     }
 
     /// The trap a backtrace's frames show, innermost first.

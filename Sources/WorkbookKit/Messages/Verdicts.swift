@@ -17,6 +17,17 @@ enum Says {
         "The Thread Sanitizer reported a \(title) while testing \(exercise.id), outside \(exercise.file). The test support or the toolchain may be at fault; run with --verbose to see the report."
     }
 
+    /// A report whose frames name no file at all: symbolized without debug information (on a Mac,
+    /// `atos` where no `llvm-symbolizer` was found).
+    static func raceUnsymbolized(_ title: String, _ exercise: Exercise) -> String {
+        "The Thread Sanitizer reported a \(title) while testing \(exercise.id), but its report names no source line (it was symbolized without debug information), so the grader cannot point at yours. On a Mac, install a swift.org toolchain or make `xcrun --find llvm-symbolizer` find one; `--verbose` shows the report."
+    }
+
+    /// A Swift toolchain older than the suites need.
+    static func toolchainBelowFloor(found: Toolchain.Version, floor: Toolchain.Version) -> String {
+        "Dispatch Workbook needs Swift \(floor) or later (its tests use Swift Testing's exit tests) and this toolchain is Swift \(found): install Xcode 26 or later on a Mac, or a Swift \(floor)+ toolchain from swift.org."
+    }
+
     /// A report TSan cannot judge, on lines inside `Mutex.withLock` (Linux).
     static func mutexFalseAlarm(_ places: [String]) -> String {
         "TSan printed a report on lines inside `Mutex.withLock` (\(places.joined(separator: " and "))). TSan cannot see `Mutex` on Linux, so it cannot judge this code either way; the verdict rests on the tests' results. A serial queue, `NSLock` or `Atomic` is checked by TSan too."

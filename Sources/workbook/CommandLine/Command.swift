@@ -23,6 +23,11 @@ struct Command: Sendable {
     /// The command called `name`.
     static func named(_ name: String) -> Command? { all.first { $0.name == name } }
 
+    /// Whether it builds the chapters (and so needs a toolchain at ``Toolchain/floor`` or later).
+    var buildsChapters: Bool {
+        [Command.check, .watch, .grade, .selftest].contains { $0.name == name }
+    }
+
     /// The flag every command takes.
     static let helpFlag = Flag("--help", short: "-h", help: "show this help")
 

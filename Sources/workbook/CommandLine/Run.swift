@@ -21,6 +21,10 @@ extension CommandLine {
             print(command.help)
             return 0
         }
+        if let problem = toolchainProblem(for: command, toolchain: Toolchain.current) {
+            Terminal.warn("workbook \(command.name): \(problem)")
+            return 1
+        }
         do {
             return try command.run(ParsedArguments(arguments, for: command))
         } catch let error as UsageError {
@@ -37,6 +41,13 @@ extension CommandLine {
             return 1
         }
     }
+}
+
+/// Why `command` cannot run with `toolchain` (the `swift` on PATH, which builds the chapters), in one
+/// sentence; `nil` when it can, or does not build anything.
+func toolchainProblem(for command: Command, toolchain: Toolchain?) -> String? {
+    guard command.buildsChapters else { return nil }
+    return toolchain?.floorProblem
 }
 
 /// The workbook this command runs in: `WORKBOOK_ROOT`, or the package around the current directory.

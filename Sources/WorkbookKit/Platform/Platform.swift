@@ -1,0 +1,153 @@
+import Foundation
+import Synchronization
+
+/// Everything the grader does differently on Linux and on Darwin (macOS), in one place.
+///
+/// Outside this type only the operating system's own calls differ (spawn attributes, the terminal's
+/// size). Every other difference is a property here, so that the Darwin paths run on Linux too:
+/// the unit tests grade recorded Darwin output through `Platform(.darwin)`, and
+/// `WORKBOOK_PLATFORM=darwin` makes a whole run take the Darwin paths that can run here.
+///
+/// | what | Linux | Darwin |
+/// |---|---|---|
+/// | tests started by | the test executable | `swift test --skip-build` (an `.xctest` bundle needs a runner) |
+/// | TSan symbolizes with | `llvm-symbolizer` on PATH: full paths, `file:line:column` | `llvm-symbolizer` when found (PATH, then `xcrun --find`), else `atos`: file names only, `file:line`, often `<null>` |
+/// | a trap's message | compiled out: the process just traps | in the crash report (`DISPATCH_CLIENT_CRASH`, libdispatch `src/internal.h`), not the output |
+/// | a crash is located by | running the test again under gdb | the crash report the system writes (`~/Library/Logs/DiagnosticReports/*.ips`) |
+/// | processes are listed from | `/proc` | `ps` |
+/// | the classroom sandbox | user, network and mount namespaces (`unshare -rnm`) | none (limits and a bare environment only) |
+public struct Platform: Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, CaseIterable {
+        case linux
+        case darwin
+    }
+
+    public var kind: Kind
+
+    public init(_ kind: Kind) { self.kind = kind }
+
+    /// The variable that selects a platform's paths for a whole run (`linux` or `darwin`).
+    public static let variable = "WORKBOOK_PLATFORM"
+
+    /// The platform this process runs on, unless `WORKBOOK_PLATFORM` names another.
+    public static var host: Platform {
+        if let name = ProcessInfo.processInfo.environment[variable], let kind = Kind(rawValue: name) {
+            return Platform(kind)
+        }
+        #if canImport(Darwin)
+        return Platform(.darwin)
+        #else
+        return Platform(.linux)
+        #endif
+    }
+
+    public var description: String { kind == .darwin ? "macOS" : "Linux" }
+
+    // MARK: Starting tests
+
+    /// How test processes are started (see ``TestLaunch``). On Linux `WORKBOOK_LAUNCH=swift-test`
+    /// selects Darwin's way, which works here too.
+    public var launchStyle: TestLaunch.Style {
+        switch kind {
+        case .darwin: .swiftTest
+        case .linux:
+            ProcessInfo.processInfo.environment[TestLaunch.styleVariable] == TestLaunch.Style.swiftTest.rawValue ? .swiftTest : .binary
+        }
+    }
+
+    /// The `llvm-symbolizer` TSan should use, so that its reports carry full paths and lines; `nil`
+    /// leaves TSan to its default (on Darwin `atos`, whose frames name files without folders).
+    public var symbolizer: String? {
+        Self.symbolizers.withLock { found in
+            if let known = found[kind] { return known }
+            let path = lookUpSymbolizer()
+            found[kind] = .some(path)
+            return path
+        }
+    }
+
+    /// Symbolizers looked up so far, by platform: the lookup may start `xcrun`.
+    private static let symbolizers = Mutex<[Kind: String?]>([:])
+
+    private func lookUpSymbolizer() -> String? {
+        if let found = findInPath("llvm-symbolizer") { return found }
+        guard kind == .darwin, let xcrun = findInPath("xcrun"),
+              let result = try? ChildProcess.run(xcrun, ["--find", "llvm-symbolizer"], timeLimit: 10),
+              result.termination == .exited(0) else { return nil }
+        let path = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
+    // MARK: Crashes
+
+    /// How a crashed test is placed at the learner's line.
+    public enum CrashLocator: Sendable, Equatable {
+        /// Run the crashed test again under gdb (Linux, when gdb is installed).
+        case debugger(String)
+        /// Read the crash report the system wrote into this folder (Darwin).
+        case crashReports(URL)
+        /// Nothing here can place it.
+        case none
+    }
+
+    public var crashLocator: CrashLocator {
+        switch kind {
+        case .linux:
+            return findInPath("gdb").map(CrashLocator.debugger) ?? .none
+        case .darwin:
+            let home = FileManager.default.homeDirectoryForCurrentUser
+            return .crashReports(home.appendingPathComponent("Library/Logs/DiagnosticReports"))
+        }
+    }
+
+    /// Where a learner reads why libdispatch stopped their program, for the lessons' and the
+    /// verdicts' sentences.
+    public var trapMessagePlace: String {
+        switch kind {
+        case .darwin: "the crash report (Console, or ~/Library/Logs/DiagnosticReports) says why, under “Application Specific Information”"
+        case .linux: "libdispatch says nothing on Linux (its messages are compiled out): the process just traps"
+        }
+    }
+
+    // MARK: Processes
+
+    /// Live processes whose command line mentions `text` (a build folder, say).
+    public func processes(mentioning text: String) -> [Int32] {
+        switch kind {
+        case .linux:
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            return entries.compactMap { entry in
+                guard let pid = Int32(entry), pid != getpid(),
+                      let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
+                let command = String(decoding: data.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+                return command.contains(text) ? pid : nil
+            }
+        case .darwin:
+            guard let result = try? ChildProcess.run("ps", ["-A", "-o", "pid=,args="], timeLimit: 10) else { return [] }
+            return Self.processes(inPSOutput: result.output, mentioning: text).filter { $0 != getpid() }
+        }
+    }
+
+    /// The pids of `ps -A -o pid=,args=` lines whose command mentions `text`; `ps` itself aside.
+    static func processes(inPSOutput output: String, mentioning text: String) -> [Int32] {
+        output.split(separator: "\n").compactMap { line in
+            let trimmed = line.drop { $0 == " " }
+            guard let space = trimmed.firstIndex(of: " "), let pid = Int32(trimmed[..<space]) else { return nil }
+            let command = trimmed[trimmed.index(after: space)...]
+            return command.contains(text) && !command.hasPrefix("ps ") ? pid : nil
+        }
+    }
+
+    // MARK: The classroom sandbox
+
+    /// Whether `workbook grade` can isolate a submission's network and file system here: Linux with
+    /// unprivileged user namespaces (probed once). Darwin has no such namespaces.
+    public var canIsolateSubmissions: Bool {
+        kind == .linux && Self.userNamespacesWork
+    }
+
+    private static let userNamespacesWork: Bool = {
+        guard let probe = try? ChildProcess.run("unshare", ["-rnm", "true"], timeLimit: 10) else { return false }
+        return probe.termination == .exited(0)
+    }()
+}
