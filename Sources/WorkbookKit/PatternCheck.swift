@@ -123,7 +123,7 @@ public enum PatternCheck {
             case .mainSync:
                 "`DispatchQueue.main.sync` called from the main thread waits for itself (libdispatch stops the program on Apple platforms); from elsewhere it blocks until the main thread is free."
             case .syncOntoOwnQueue:
-                "`\(name).sync` inside a block that already runs on `\(name)` waits for itself: libdispatch stops the program (\"\(Trap.syncOnOwnQueue.appleMessage ?? "")\" on Apple platforms, a bare SIGILL or SIGTRAP on Linux) (Chapter 4)."
+                "`\(name).sync` inside a block that already runs on `\(name)` waits for itself: libdispatch stops the program (on Apple platforms the crash report says \"\(Trap.syncOnOwnQueue.appleMessage ?? "")\"; on Linux it is a bare SIGILL or SIGTRAP) (Chapter 4)."
             case .waitOnQueue:
                 "`wait()` without a timeout inside a block running on `\(name)`, while the `signal()` or `leave()` it waits for is also sent to `\(name)`: if the wait comes first, the signal waits behind it and never comes (Chapter 3)."
             }

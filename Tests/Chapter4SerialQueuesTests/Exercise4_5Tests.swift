@@ -11,7 +11,7 @@ import WorkbookTestSupport
 @Suite("4.5 AuthToken.token — the recipe's getter and setter, compiling and right", .gradedUnderTSan)
 struct Exercise4_5Tests {
     static let readsItself =
-        "A trap here most likely means that code already running on the queue called the getter, which checks that it is not on the queue and then `sync`s onto it (on Apple platforms libdispatch says why; on Linux the process just traps, SIGILL on x86-64). The recipe's setter does exactly that: inside its `queue.sync { … }`, `token` is the property itself, and reading it runs the getter. The value being set is `newValue`. An `async` setter traps the same way, on a worker thread."
+        "A trap here most likely means that code already running on the queue called the getter, which checks that it is not on the queue and then `sync`s onto it (on Apple platforms the crash report says why; on Linux the process just traps, SIGILL on x86-64). The recipe's setter does exactly that: inside its `queue.sync { … }`, `token` is the property itself, and reading it runs the getter. The value being set is `newValue`. An `async` setter traps the same way, on a worker thread."
 
     @Test("the first token and every set are read back, on this thread and another")
     func readsBackWhatWasSet() async {
