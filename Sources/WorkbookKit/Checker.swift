@@ -8,6 +8,9 @@ public struct Checker: Sendable {
     public var progress: @Sendable (String) -> Void
     /// Whether the build reports SwiftPM's every step (see ``Builder/showsSteps``).
     public var showsBuildSteps = false
+    /// Whose ways of starting tests, reading reports and locating crashes apply (the fault drill runs
+    /// Darwin's here).
+    public var platform: Platform = .host
 
     public init(workbook: Workbook, scratchPath: URL? = nil, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.workbook = workbook
@@ -53,8 +56,11 @@ public struct Checker: Sendable {
             }
         }
         let runnable = items.filter { build.contains($0.chapter, $0.exercise) }
-        if let launch = build.launch, !runnable.isEmpty {
-            let runner = TestRunner(launch: launch)
+        if var launch = build.launch, !runnable.isEmpty {
+            launch.style = platform.launchStyle
+            var process = LaunchedTestProcess(launch: launch)
+            process.platform = platform
+            let runner = TestRunner(process: process)
             for run in 1...runs {
                 if runs > 1 { progress("Run \(run) of \(runs)…") } else { progress("Running the tests…") }
                 for verdict in try runner.run(runnable) {

@@ -145,10 +145,33 @@ public struct FaultDrill: Sendable {
                 expect("tests that do not compile: the whole chapter is reported, others graded", exercise.id, "compile")
             }
         }
+        outcomes += darwinPaths(copied, scratch: scratch, trap: (five, five.exercises[0]),
+                                race: two.exercises.dropFirst().first { $0.expectedFailure == .race }.map { (two, $0) })
         if let executable = workbookExecutable {
             outcomes.append(interrupt(executable, copy: copy))
         }
         return outcomes
+    }
+
+    /// The same copy graded through Darwin's paths, as far as they run here: the tests started by
+    /// `swift test --skip-build`, a trapped test read from SwiftPM's "exited with unexpected signal
+    /// code" line, TSan's reports read as a Mac's `check` reads them, crashes looked for in crash
+    /// reports (there are none here, so the trap stays unplaced but graded).
+    func darwinPaths(_ copied: Workbook, scratch: URL, trap: (Chapter, Exercise),
+                     race: (Chapter, Exercise)?) -> [Outcome] {
+        let items = [trap] + (race.map { [$0] } ?? [])
+        var checker = Checker(workbook: copied, scratchPath: scratch)
+        checker.platform = Platform(.darwin)
+        let fault = "Darwin's paths on this machine (swift test launch, its signal line, crash reports)"
+        guard let report = try? checker.check(items.map { (chapter: $0.0, exercise: $0.1) }) else {
+            return [Outcome(fault: fault, expected: "graded", actual: "check threw", held: false)]
+        }
+        return items.map { chapter, exercise in
+            let expected = exercise.id == trap.1.id ? "crash" : "race"
+            let result = report.results.first { $0.exercise.id == exercise.id }
+            let actual = result.map { $0.passed ? "pass" : ($0.kind?.rawValue ?? "fail") } ?? "not graded"
+            return Outcome(fault: fault, expected: "\(exercise.id) \(expected)", actual: "\(exercise.id) \(actual)", held: actual == expected)
+        }
     }
 
     /// A blocking answer under plain `swift test --filter ChapterN`, without the grader's watchdog
