@@ -2,14 +2,15 @@
 //
 // Dispatch Workbook — Grand Central Dispatch exercises graded under the Thread Sanitizer.
 //
-// Three environment variables shape the build (SwiftPM re-reads this file when they change):
-//   WORKBOOK_SOURCES=solutions   build the chapter modules from Solutions/ instead of Exercises/
-//   WORKBOOK_ONLY=Chapter1,...   build only the named chapters (the grader uses this to keep a chapter
-//                                that does not compile from stopping the others)
-//   WORKBOOK_EXCLUDE=<target>/<file>,...   leave these files out of their targets, e.g.
-//                                `Chapter4SerialQueues/AuthToken.swift,Chapter4SerialQueuesTests/Exercise4_5Tests.swift`
-//                                (the grader uses this to keep an exercise that does not compile from
-//                                stopping the rest of its chapter: its file and its suite go, the rest stays)
+// The chapters are the folders of Exercises/ that hold a chapter.json (as the workbook reads them),
+// in the order of the manifests' "number"; `ChapterN` names chapter N.
+//
+// Three environment variables shape the build; they are declared, with what each means, in
+// Sources/WorkbookKit/Build/BuildSettings.swift, next to the code that sets them (SwiftPM reads this
+// file again when they change):
+//   WORKBOOK_SOURCES=solutions             the chapter modules from Solutions/ instead of Exercises/
+//   WORKBOOK_ONLY=Chapter1,...             only these chapters ("none": the engine alone)
+//   WORKBOOK_EXCLUDE=<target>/<file>,...   these files left out of their targets
 // When WORKBOOK_EXCLUDE is not set at all (plain `swift test`, `swift build`), an exercise whose
 // starter is meant not to compile ("expectedFailure": "compile") is left out while its file is still
 // the untouched starter (equal to its kept copy in Tests/Starters), so that it does not stop the others;
@@ -19,13 +20,25 @@
 import PackageDescription
 import Foundation
 
-let chapters = [
-    "Chapter1Latch",
-    "Chapter2Groups",
-    "Chapter3Semaphores",
-    "Chapter4SerialQueues",
-    "Chapter5BuggyCounter",
-]
+/// A chapter as this file needs it: its folder and its number.
+struct ChapterFolder {
+    var name: String
+    var number: Int
+    /// What `WORKBOOK_ONLY` and `--filter` call it: "Chapter4".
+    var shortName: String { "Chapter\(number)" }
+}
+
+/// The folders of Exercises/ with a chapter.json, in the order of their numbers.
+let chapters: [ChapterFolder] = {
+    let root = "\(Context.packageDirectory)/Exercises"
+    let folders = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+    return folders.compactMap { folder -> ChapterFolder? in
+        guard let data = FileManager.default.contents(atPath: "\(root)/\(folder)/chapter.json"),
+              let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let number = manifest["number"] as? Int else { return nil }
+        return ChapterFolder(name: folder, number: number)
+    }.sorted { $0.number < $1.number }
+}()
 
 let environment = ProcessInfo.processInfo.environment
 let sourceRoot = environment["WORKBOOK_SOURCES"] == "solutions" ? "Solutions" : "Exercises"
@@ -40,7 +53,7 @@ let excludedByEnvironment: [String] = environment["WORKBOOK_EXCLUDE"].map { list
 
 func untouchedStartersThatDoNotCompile() -> [String] {
     let root = Context.packageDirectory
-    return chapters.flatMap { chapter -> [String] in
+    return chapters.map(\.name).flatMap { chapter -> [String] in
         guard let data = FileManager.default.contents(atPath: "\(root)/Exercises/\(chapter)/chapter.json"),
               let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let exercises = manifest["exercises"] as? [[String: Any]] else { return [] }
@@ -71,13 +84,11 @@ func standInsNotNeeded(for chapter: String) -> [String] {
     let plainBuild = environment["WORKBOOK_EXCLUDE"] == nil
     return standIns.filter { !(plainBuild && excludedByEnvironment.contains("\(chapter)Tests/\($0)")) }.map { "LeftOut/\($0)" }
 }
-let selectedChapters = chapters.filter { name in
-    guard FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(sourceRoot)/\(name)") else { return false }
+let selectedChapters = chapters.filter { chapter in
+    guard FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(sourceRoot)/\(chapter.name)") else { return false }
     guard let only else { return true }
-    // Exact: "Chapter1" names Chapter1Latch, never a Chapter10….
-    let shortName = "Chapter" + name.dropFirst("Chapter".count).prefix(while: \.isNumber)
-    return only.contains(shortName) || only.contains(name)
-}
+    return only.contains(chapter.shortName) || only.contains(chapter.name)
+}.map(\.name)
 
 // Chapter code and its tests always run under the Thread Sanitizer, so that a plain
 // `swift test --filter Chapter1` grades races too. The workbook tool itself is not instrumented.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -158,29 +159,29 @@ public enum ChildProcess {
         reader.start()
 
         // The watchdog: kill the whole group when the time is up or the child went quiet.
-        let killed = Flag(), finished = Flag()
-        let idleSeconds = Flag.Box()
+        let killed = Locked(false), finished = Locked(false)
+        let idleSeconds = Locked<Double?>(nil)
         let watching = DispatchSemaphore(value: 0)
         if timeLimit != nil || idleLimit != nil {
             let child = pid
             let watchdog = Thread {
                 var lastSize: Int64 = -1
                 var lastChange = Date()
-                while !finished.isSet {
+                while !finished.value {
                     let now = Date()
                     if let timeLimit, now.timeIntervalSince(start) > timeLimit { break }
                     if let idleLimit {
                         let size = (try? FileManager.default.attributesOfItem(atPath: idleLimit.file.path)[.size] as? Int64) ?? 0
                         if size != lastSize || size == 0 { lastSize = size; lastChange = now }
                         if now.timeIntervalSince(lastChange) > idleLimit.seconds {
-                            idleSeconds.value = idleLimit.seconds
+                            idleSeconds.set(idleLimit.seconds)
                             break
                         }
                     }
                     usleep(100_000)
                 }
-                if !finished.isSet {
-                    killed.set()
+                if !finished.value {
+                    killed.set(true)
                     kill(-child, SIGKILL)
                 }
                 watching.signal()
@@ -192,7 +193,7 @@ public enum ChildProcess {
 
         var waitStatus: Int32 = 0
         while waitpid(pid, &waitStatus, 0) == -1 && errno == EINTR {}
-        finished.set()
+        finished.set(true)
         watching.wait()
         // Leftover grandchildren (an exit test's child, a backtracer) must not outlive the run.
         kill(-pid, SIGKILL)
@@ -200,7 +201,7 @@ public enum ChildProcess {
         _ = reading.wait(timeout: .now() + 5)
 
         let termination: Termination
-        if killed.isSet {
+        if killed.value {
             termination = .timedOut(seconds: Date().timeIntervalSince(start), quiet: idleSeconds.value)
         } else if waitStatus & 0x7f == 0 {
             termination = .exited((waitStatus >> 8) & 0xff)
@@ -216,74 +217,63 @@ public enum ChildProcess {
 
 private func makePipe(_ fds: UnsafeMutablePointer<Int32>) -> Int32 { pipe(fds) }
 
-/// A flag set from one thread and read from another.
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var state = false
-    func set() { lock.lock(); state = true; lock.unlock() }
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return state }
-
-    /// An optional number shared between threads.
-    final class Box: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: Double?
-        var value: Double? {
-            get { lock.lock(); defer { lock.unlock() }; return stored }
-            set { lock.lock(); stored = newValue; lock.unlock() }
-        }
-    }
-}
-
 /// Keeps the head and the tail of a stream of bytes, dropping the middle past a cap.
-final class OutputCollector: @unchecked Sendable {
-    private let lock = NSLock()
+final class OutputCollector: Sendable {
+    private struct Kept {
+        var head: [UInt8] = []
+        var tail: [UInt8] = []
+        var dropped = 0
+    }
+
     private let cap: Int
-    private var head: [UInt8] = []
-    private var tail: [UInt8] = []
-    private var dropped = 0
+    private let kept = Mutex(Kept())
 
     init(cap: Int) { self.cap = cap }
 
     func append(_ bytes: ArraySlice<UInt8>) {
-        lock.lock(); defer { lock.unlock() }
         let half = cap / 2
-        var rest = bytes[...]
-        if head.count < half {
-            let take = min(half - head.count, rest.count)
-            head += rest.prefix(take)
-            rest = rest.dropFirst(take)
-        }
-        tail += rest
-        if tail.count > half {
-            dropped += tail.count - half
-            tail.removeFirst(tail.count - half)
+        kept.withLock { kept in
+            var rest = bytes[...]
+            if kept.head.count < half {
+                let take = min(half - kept.head.count, rest.count)
+                kept.head += rest.prefix(take)
+                rest = rest.dropFirst(take)
+            }
+            kept.tail += rest
+            if kept.tail.count > half {
+                kept.dropped += kept.tail.count - half
+                kept.tail.removeFirst(kept.tail.count - half)
+            }
         }
     }
 
     var text: (String, Bool) {
-        lock.lock(); defer { lock.unlock() }
-        if dropped == 0 { return (String(decoding: head + tail, as: UTF8.self), false) }
-        let marker = "\n… [\(dropped) bytes of output dropped] …\n"
-        return (String(decoding: head, as: UTF8.self) + marker + String(decoding: tail, as: UTF8.self), true)
+        kept.withLock { kept in
+            if kept.dropped == 0 { return (String(decoding: kept.head + kept.tail, as: UTF8.self), false) }
+            let marker = "\n… [\(kept.dropped) bytes of output dropped] …\n"
+            return (String(decoding: kept.head, as: UTF8.self) + marker + String(decoding: kept.tail, as: UTF8.self), true)
+        }
     }
 }
 
 /// The process groups this process has started and not yet reaped; Ctrl-C kills them all.
-public final class RunningChildren: @unchecked Sendable {
+public final class RunningChildren: Sendable {
     public static let shared = RunningChildren()
-    private let lock = NSLock()
-    private var groups: Set<pid_t> = []
+    private let groups = Mutex<Set<pid_t>>([])
+    /// The signal sources, kept alive for the life of the process; never touched again.
+    private let sources = Mutex<[KeptAlive]>([])
 
-    func add(_ pid: pid_t) { lock.lock(); groups.insert(pid); lock.unlock() }
-    func remove(_ pid: pid_t) { lock.lock(); groups.remove(pid); lock.unlock() }
+    private struct KeptAlive: @unchecked Sendable { let source: DispatchSourceSignal }
+
+    func add(_ pid: pid_t) { groups.withLock { _ = $0.insert(pid) } }
+    func remove(_ pid: pid_t) { groups.withLock { _ = $0.remove(pid) } }
 
     /// How many child process groups are running.
-    public var count: Int { lock.lock(); defer { lock.unlock() }; return groups.count }
+    public var count: Int { groups.withLock { $0.count } }
 
     /// Kills every running child's process group.
     public func killAll() {
-        lock.lock(); let all = groups; lock.unlock()
-        for pid in all { kill(-pid, SIGKILL) }
+        for pid in groups.withLock({ $0 }) { kill(-pid, SIGKILL) }
     }
 
     /// On Ctrl-C (SIGINT) or SIGTERM: kill every child group, run `cleanup`, and exit with 130.
@@ -298,9 +288,8 @@ public final class RunningChildren: @unchecked Sendable {
                 exit(130)
             }
             source.resume()
-            lock.lock(); sources.append(source); lock.unlock()
+            let kept = KeptAlive(source: source)
+            sources.withLock { $0.append(kept) }
         }
     }
-
-    private var sources: [DispatchSourceSignal] = []
 }

@@ -91,10 +91,8 @@ extension EventStream.Issue {
     /// The failure kind this issue stands for, from the marker its message opens with.
     public var kind: FailureKind {
         let all = messages.joined(separator: "\n")
-        if all.contains(FailureMarker.crashed) { return .crash }
-        if all.contains(FailureMarker.timedOut) { return .hang }
-        if all.contains(FailureMarker.race) { return .race }
-        return .wrong
+        // In the markers' order: a crash caught by an exit test before a time-out, before a race.
+        return FailureMarker.allCases.first { all.contains($0.text) }?.kind ?? .wrong
     }
 }
 

@@ -1,3 +1,5 @@
+import WorkbookWire
+
 /// Why an exercise failed, in the words the lessons use.
 public enum FailureKind: String, Codable, Sendable, CaseIterable, Comparable {
     /// The chapter did not compile.
@@ -38,6 +40,17 @@ public enum FailureKind: String, Codable, Sendable, CaseIterable, Comparable {
         case .hang: "never finished"
         case .race: "data race"
         case .wrong: "wrong result"
+        }
+    }
+}
+
+extension FailureMarker {
+    /// The kind of failure an issue opening with this marker stands for.
+    var kind: FailureKind {
+        switch self {
+        case .crashed: .crash
+        case .timedOut: .hang
+        case .race: .race
         }
     }
 }

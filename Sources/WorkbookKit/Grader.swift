@@ -289,10 +289,8 @@ public struct Grader: Sendable {
     }
 
     static func strippingMarker(_ text: String) -> String {
-        for marker in [FailureMarker.timedOut, FailureMarker.crashed] where text.hasPrefix(marker) {
-            return String(text.dropFirst(marker.count)).trimmingCharacters(in: .whitespaces)
-        }
-        return text
+        guard let marker = FailureMarker.opening(text) else { return text }
+        return String(text.dropFirst(marker.text.count)).trimmingCharacters(in: .whitespaces)
     }
 
     // MARK: Tests and exercises

@@ -78,7 +78,6 @@ public struct Selftest: Sendable {
         let items = chapters.flatMap { chapter in chapter.exercises.map { (chapter: chapter, exercise: $0) } }
         var rows = items.map { Row(chapter: $0.chapter, exercise: $0.exercise) }
 
-        if let mismatch = Self.packageChapterMismatch(workbook) { problems.append(mismatch) }
         problems += Self.suitesWithoutTestFile(workbook, chapters)
         problems += Starters(workbook: workbook).staleCopies()
         progress("Building the solutions under the Thread Sanitizer…")
@@ -187,21 +186,6 @@ public struct Selftest: Sendable {
             return verdict.findings.contains { $0.kind == .race && $0.file?.hasSuffix("/" + verdict.exercise.file) == true }
         }
         return true
-    }
-
-    /// Package.swift declares the chapter modules by name; they must be exactly the chapters whose
-    /// manifests the workbook reads, or a chapter would be built and never graded, or the reverse.
-    static func packageChapterMismatch(_ workbook: Workbook) -> String? {
-        guard let manifest = try? String(contentsOf: workbook.layout.url(Layout.packageManifest), encoding: .utf8),
-              let start = manifest.range(of: "let chapters = ["),
-              let end = manifest[start.upperBound...].firstIndex(of: "]") else {
-            return "Package.swift has no `let chapters = [ … ]` list to compare with the manifests."
-        }
-        let declared = manifest[start.upperBound..<end].split(separator: "\"").enumerated()
-            .filter { $0.offset % 2 == 1 }.map { String($0.element) }
-        let read = workbook.chapters.map(\.name)
-        guard declared != read else { return nil }
-        return "Package.swift declares the chapters \(declared.joined(separator: ", ")), but Exercises/ has manifests for \(read.joined(separator: ", "))."
     }
 
     /// The builder finds an exercise's tests by its suite's name (``Builder/testFiles(ofSuite:in:)``),

@@ -55,8 +55,8 @@ public struct TestLaunch: Sendable, Equatable {
 
     /// The settings Package.swift reads, as the build had them.
     public var buildEnvironment: [String: String] {
-        ["WORKBOOK_SOURCES": sources.rawValue, "WORKBOOK_ONLY": only?.joined(separator: ",") ?? "",
-         "WORKBOOK_EXCLUDE": exclude.joined(separator: ",")]
+        [BuildSettings.sources: sources.rawValue, BuildSettings.only: only?.joined(separator: ",") ?? "",
+         BuildSettings.exclude: exclude.joined(separator: ",")]
     }
 
     /// How the test process itself ended, from how the launched command ended: `swift test` exits 1

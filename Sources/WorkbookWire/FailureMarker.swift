@@ -1,15 +1,25 @@
 /// What the chapters' test support and the grading engine agree on, declared once for both.
 ///
 /// The test support records issues in Swift Testing's event stream; `workbook check` reads that
-/// stream. The words an issue's message opens with tell the grader which kind of failure it is:
-/// ``timedOut`` a hang (a bounded wait ran out), ``crashed`` a crash caught by an exit test,
-/// ``race`` a data race seen under plain `swift test`; anything else is a wrong result.
-public enum FailureMarker {
-    /// Opens the message of every bounded wait that ran out.
-    public static let timedOut = "Timed out:"
+/// stream. The words an issue's message opens with tell the grader which kind of failure it is; a
+/// message with no marker is a wrong result. The engine maps each marker to its kind in one
+/// exhaustive `switch` (`FailureMarker.kind`), so a new marker is one edit here that the compiler
+/// then follows there.
+public enum FailureMarker: String, CaseIterable, Sendable, CustomStringConvertible {
     /// Opens the message of every exit test whose child process crashed or trapped.
-    public static let crashed = "Crashed:"
+    case crashed = "Crashed:"
+    /// Opens the message of every bounded wait that ran out.
+    case timedOut = "Timed out:"
     /// Opens the message of a test during which the Thread Sanitizer reported a data race (plain
     /// `swift test` only: `workbook check` reads the reports themselves).
-    public static let race = "Data race:"
+    case race = "Data race:"
+
+    /// The words themselves, as they open a message (also what string interpolation writes).
+    public var text: String { rawValue }
+    public var description: String { rawValue }
+
+    /// The marker `message` opens with, if any.
+    public static func opening(_ message: String) -> FailureMarker? {
+        allCases.first { message.hasPrefix($0.text) }
+    }
 }

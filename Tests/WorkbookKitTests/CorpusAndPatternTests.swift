@@ -68,29 +68,12 @@ struct CorpusTests {
 
 @Suite("Package and manifests")
 struct PackageTests {
-    @Test("Package.swift's chapter list is the manifests' chapters, in order")
-    func chapterList() {
-        #expect(Selftest.packageChapterMismatch(Fixture.workbook) == nil)
-        let other = Workbook(root: Fixture.packageRoot, chapters: Array(Fixture.workbook.chapters.dropLast()))
-        #expect(Selftest.packageChapterMismatch(other) != nil, "a chapter missing from the manifests is noticed")
-    }
-}
-
-@Suite("Chapter suites")
-struct ChapterSuiteTests {
-    @Test("every chapter suite carries .gradedUnderTSan, so plain `swift test` fails a test that raced")
-    func everySuiteWatchesForRaces() throws {
-        for chapter in Fixture.workbook.chapters {
-            let folder = Fixture.packageRoot.appendingPathComponent("Tests/\(chapter.testModule)")
-            let standIns = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("LeftOut").path)) ?? []
-            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path) + standIns.map { "LeftOut/\($0)" }
-            for name in names where name.hasSuffix(".swift") {
-                let source = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
-                for line in source.split(separator: "\n") where line.contains("@Suite") {
-                    #expect(line.contains(".gradedUnderTSan"), "\(chapter.testModule)/\(name): \(line)")
-                }
-            }
-        }
+    @Test("Package.swift reads exactly the build contract's variables, and derives the chapters from the manifests")
+    func buildContract() throws {
+        let manifest = try String(contentsOf: Fixture.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let read = Set(manifest.matches(of: /environment\["(WORKBOOK_[A-Z_]+)"\]/).map { String($0.1) })
+        #expect(read == Set(BuildSettings.all), "Package.swift reads \(read.sorted()); the contract is \(BuildSettings.all)")
+        #expect(!manifest.contains("\"Chapter1Latch\""), "no chapter is named in Package.swift: they come from Exercises/*/chapter.json")
     }
 }
 

@@ -50,6 +50,14 @@ struct ParserTests {
         #expect(stream.issues.first?.file == "/p/Tests/X.swift" && stream.issues.first?.line == 3)
     }
 
+    @Test("every marker is read back as its own kind, and loses its words in the learner's sentence", arguments: FailureMarker.allCases)
+    func everyMarker(marker: FailureMarker) {
+        let issue = EventStream.Issue(testID: "M.S/t()", messages: ["\(marker) it went wrong"], file: nil, line: nil)
+        #expect(issue.kind == marker.kind)
+        #expect(issue.kind != .wrong, "a marker stands for a kind other than a wrong result")
+        #expect(Grader.strippingMarker(issue.summary) == "it went wrong")
+    }
+
     @Test("a torn last line (a killed writer) is skipped, the rest is read")
     func tornLine() {
         let text = Fixture.text("clean-solutions/events.jsonl")

@@ -51,7 +51,7 @@ public func runInChild(seconds: Double = 2, _ work: @escaping @Sendable () -> St
 public func childTimedOut(_ sentence: String) -> String { "\(FailureMarker.timedOut) \(sentence)" }
 
 /// Whether a child's sentence is one made by ``childTimedOut(_:)``.
-public func isChildTimeout(_ sentence: String) -> Bool { sentence.hasPrefix(FailureMarker.timedOut) }
+public func isChildTimeout(_ sentence: String) -> Bool { sentence.hasPrefix(FailureMarker.timedOut.text) }
 
 /// Ends the child at once with `code`, after writing `message` to standard output for the parent.
 private func leaveChild(_ code: Int32, _ message: String) -> Never {
@@ -97,9 +97,9 @@ public func judgeChild(
     switch result.exitStatus {
     case .exitCode(ChildExit.passed):
         return
-    case .exitCode(ChildExit.wrong) where said.hasPrefix(FailureMarker.timedOut):
+    case .exitCode(ChildExit.wrong) where said.hasPrefix(FailureMarker.timedOut.text):
         // A sentence made with `childTimedOut(_:)`: a bounded wait inside the child ran out.
-        recordTimeout("\(what): \(said.dropFirst(FailureMarker.timedOut.count).drop { $0 == " " })", sourceLocation: sourceLocation)
+        recordTimeout("\(what): \(said.dropFirst(FailureMarker.timedOut.text.count).drop { $0 == " " })", sourceLocation: sourceLocation)
     case .exitCode(ChildExit.wrong):
         Issue.record(Comment(rawValue: "\(what): \(said)"), sourceLocation: sourceLocation)
     case .exitCode(ChildExit.hung):

@@ -1,0 +1,25 @@
+/// The build contract between the engine and Package.swift, declared once: the environment variables
+/// Package.swift reads to decide what the package graph holds, and what each means. The engine sets
+/// them through ``TestLaunch/buildEnvironment`` (every build and every `swift test` over that build
+/// must see the same values, or SwiftPM plans another graph); plain `swift build` and `swift test`
+/// leave them unset. A unit test holds Package.swift to exactly these names.
+public enum BuildSettings {
+    /// `solutions`: the chapter modules are built from `Solutions/` instead of `Exercises/`.
+    public static let sources = "WORKBOOK_SOURCES"
+    /// A comma-separated list of chapters (`Chapter1` or the folder's name) to build, and no other;
+    /// `none` builds the engine alone. Empty or unset: every chapter. The grader uses it to keep a
+    /// chapter that does not compile from stopping the others.
+    public static let only = "WORKBOOK_ONLY"
+    /// A comma-separated list of `<target>/<file>` left out of their targets, e.g.
+    /// `Chapter4SerialQueues/AuthToken.swift,Chapter4SerialQueuesTests/Exercise4_5Tests.swift`: an
+    /// exercise that does not compile goes with its suite, and the rest of its chapter is built.
+    /// Unset (not empty): Package.swift itself leaves out an untouched starter that is meant not to
+    /// compile, and builds its suite's stand-in instead.
+    public static let exclude = "WORKBOOK_EXCLUDE"
+
+    /// Every variable of the contract.
+    public static let all = [sources, only, exclude]
+
+    /// `WORKBOOK_ONLY`'s value for a build of the engine alone, without any chapter.
+    public static let noChapters = "none"
+}
