@@ -19,10 +19,8 @@ import Dispatch
 //   the latch is open (submitted at once if it already is; never run on the caller's thread, and
 //   `notify` does not wait for it). A `notify` block may use the latch: `count`, `countDown()`,
 //   `wait`, `notify`.
-// - A latch may be released while still closed. Its `notify` blocks then never run, and they are
-//   released with it. It must not trap on any platform: libdispatch traps when a semaphore is
-//   released with its value below the value it was created with (on Linux too), and when a group
-//   is released while still entered (on Apple platforms, "Group object deallocated while in use").
+// - A latch may be released while still closed. Nothing traps; its `notify` blocks never run; and
+//   they, with whatever they captured, go away with the latch instead of staying alive.
 //
 // This starter opens its gate with a semaphore. Find out why that is not a latch.
 

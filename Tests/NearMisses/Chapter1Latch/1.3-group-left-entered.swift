@@ -1,4 +1,4 @@
-// near-miss wrong: The group is entered in `init` and left only at zero, so a latch released before it opens releases a group that is still entered: a crash on Apple platforms ("Group object deallocated while in use"); on Linux the group, kept alive by its pending notify blocks, holds them and what they capture for ever.
+// near-miss wrong: The group is entered in `init` and left only at zero, so a latch released before it opens leaves its group entered: `dispatch_group_enter` retained the group, so it is leaked, not freed, and keeps its pending notify blocks and what they capture alive for ever.
 import Dispatch
 
 /// A one-shot gate that opens when `count` calls to `countDown()` have been made.
