@@ -16,7 +16,7 @@ public func waitForAll(_ functions: [FunctionWithCallback], timeout: DispatchTim
         }
     }
     if group.wait(timeout: timeout) == .success { return true }
-    // Balance the group before it goes away: a group released while still entered crashes.
+    // Tidy up: leave for the functions that have not called back, so the group is empty when it goes.
     lock.lock()
     let missing = outstanding
     lock.unlock()
