@@ -4,8 +4,8 @@ import Dispatch
 //
 // `run(_:)` takes a job that starts some work and calls its argument (`done`) when that work is
 // finished — maybe before it returns, maybe later, from any thread. The contract:
-// - `run(_:)` may be called from any thread and returns at once, even when every slot is taken:
-//   jobs wait for a free slot on a private queue. It never runs a job on its caller's thread.
+// - `run(_:)` may be called from any thread and returns at once, even when every slot is taken.
+//   It never runs a job on its caller's thread.
 // - At most `maxConcurrent` jobs are between their start and their `done()` at any moment, however
 //   long `done()` takes — and when slots are free, up to `maxConcurrent` jobs do run at once.
 // - A slot is free again when its job calls `done()` (once per job), from any thread — even from
