@@ -4,13 +4,11 @@ import Dispatch
 //
 // Contract:
 // - `token` may be read and set from any thread, at any time, by several threads at once.
-// - Every read and every write of `cachedToken` is a block on `queue` (4.2's `update` relies on
-//   it): a read made while another block is running on `queue` waits for that block.
+// - A read or a set made while another block is running on `queue` waits for that block (4.2's
+//   `update` relies on it).
 // - A read returns `nil` for a new store, otherwise exactly a value some set stored.
 // - A read that starts after a set has returned sees that value (or a later one), on any thread.
 //   `token = nil` clears the token and goes through `queue` like every other set.
-// - Inside a block on `queue`, use `cachedToken` and `newValue`, never `token`: reading `token`
-//   there is a `sync` onto the queue the block runs on, and libdispatch traps.
 //
 // This is the article's recipe — minus the queue: the queue is declared, but nothing uses it
 // yet. Run `swift run workbook check 4.1` and read what the Thread Sanitizer says. (The recipe's

@@ -13,7 +13,7 @@ import Dispatch
 //   never calls `write`.
 // - From many threads at once: every event comes back exactly once (in a batch or a flush), and
 //   every batch holds exactly `capacity` events, oldest first.
-// - Never `sync` onto `queue` from a block already running on it: libdispatch traps.
+// - Nothing traps or hangs.
 //
 // Both methods guard the buffer with the same serial queue, and each one on its own is fine.
 // Run the tests, and read what happens when the buffer fills up.

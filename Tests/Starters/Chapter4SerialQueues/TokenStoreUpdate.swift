@@ -6,12 +6,11 @@ import Dispatch
 // - `update` is synchronous: it calls `transform` exactly once, before it returns, with the
 //   current token (`nil` when there is none); when it returns, the store holds what `transform`
 //   returned (`nil` clears the token).
-// - The read, `transform` and the write are one block on `queue` — the queue 4.1's `token` uses —
-//   so `transform` runs on `queue`, and no other update, get or set comes between them.
+// - `transform` runs on `queue` — the queue 4.1's `token` uses — and no other update, get or set
+//   comes between the read of the current token and the write of the new one.
 // - From many threads at once no update is lost (4 threads × 1 000 "add one" → 4 000), and no
 //   two `transform`s of one store run at the same time.
-// - Inside that block use `cachedToken`: a second `queue.sync` there (or `token`) waits for the
-//   block it is in, and libdispatch traps. For the same reason `transform` must not use the store.
+// - `transform` must not use the store. Nothing traps or hangs.
 //
 // Each access below is on the queue, so the Thread Sanitizer finds nothing wrong here. Run the
 // tests anyway. (Written out with `cachedToken` so that this exercise does not depend on 4.1:
