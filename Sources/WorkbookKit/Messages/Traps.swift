@@ -30,11 +30,14 @@ public struct Trap: Sendable, Equatable {
         symbols: ["_dispatch_semaphore_dispose"],
         appleMessage: "Semaphore object deallocated while in use",
         reason: "libdispatch stopped a semaphore being freed while a place was still taken (its value was below the value it started with)")
-    /// A group freed while entered (src/semaphore.c; traps on Apple platforms).
+    /// A group freed while its count is not zero (`_dispatch_group_dispose`, src/semaphore.c). Releasing
+    /// an entered group does not get here: `dispatch_group_enter` retains the group when its count
+    /// leaves zero, so an entered group is leaked, not freed; only a group released more often than
+    /// it was retained is freed while entered.
     public static let groupInUse = Trap(
         symbols: ["_dispatch_group_dispose", "dispatch_group_dispose"],
         appleMessage: "Group object deallocated while in use",
-        reason: "libdispatch stopped a group being freed while work had entered and not left")
+        reason: "libdispatch stopped a group being freed while work had entered and not left — a group that was over-released (released more often than it was retained); a group merely left entered is leaked, not freed")
     /// A failed Swift runtime check.
     public static let swiftCheck = Trap(
         symbols: ["_assertionFailure"],
