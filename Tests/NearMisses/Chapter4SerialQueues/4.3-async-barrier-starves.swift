@@ -1,4 +1,4 @@
-// near-miss hang: writes as `queue.async(flags: .barrier)` — correct and TSan-clean, but the barrier needs a worker thread of libdispatch's pool to run on; readers sent from GCD work items park every worker in `sync` behind it, and on Linux the pool grows by about one thread a second (measured, Swift 6.3.1, x86-64), so 40 waiting reads are still waiting 2 s later.
+// near-miss hang: writes as `queue.async(flags: .barrier)` — the textbook reader-writer pattern, correct and TSan-clean, but its trade-off loses here: the barrier needs a free worker of the constrained pool this queue runs on, readers sent from GCD work items park every such worker in `sync` behind it, and on Linux that pool grows by one thread per one-second monitor tick (libdispatch src/event/workqueue.c), so 40 waiting reads are still waiting 2 s later.
 import Dispatch
 
 /// A thread-safe dictionary of settings, read often and written rarely.
