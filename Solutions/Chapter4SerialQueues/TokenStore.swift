@@ -8,7 +8,7 @@ import Dispatch
 //   `update` relies on it).
 // - A read returns `nil` for a new store, otherwise exactly a value some set stored.
 // - A read that starts after a set has returned sees that value (or a later one), on any thread.
-//   `token = nil` clears the token and goes through `queue` like every other set.
+//   `token = nil` clears the token, and waits for a running block like every other set.
 
 /// Holds an authentication token that any thread may read or replace.
 ///

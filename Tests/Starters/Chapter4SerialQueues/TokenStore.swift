@@ -8,7 +8,7 @@ import Dispatch
 //   `update` relies on it).
 // - A read returns `nil` for a new store, otherwise exactly a value some set stored.
 // - A read that starts after a set has returned sees that value (or a later one), on any thread.
-//   `token = nil` clears the token and goes through `queue` like every other set.
+//   `token = nil` clears the token, and waits for a running block like every other set.
 //
 // This is the article's recipe — minus the queue: the queue is declared, but nothing uses it
 // yet. Run `swift run workbook check 4.1` and read what the Thread Sanitizer says. (The recipe's
