@@ -10,7 +10,7 @@ import WorkbookTestSupport
 @Suite("1.3 CountDownLatch", .gradedUnderTSan)
 struct Exercise1_3Tests {
     static let unbalancedLeave =
-        "libdispatch stops a program that calls `leave()` on a group more often than `enter()`, and one that calls `sync` on the serial queue already running it (Apple platforms print \"Unbalanced call to dispatch_group_leave()\" or \"dispatch_sync called on queue already owned by current thread\"; on Linux the process just traps, with no message). Count the calls that can reach `leave()`, and look at what runs inside your queue. The lesson's \"A group, just enough of it\" and \"Running the caller's code inside the queue\" explain both."
+        "libdispatch stops a program that calls `leave()` on a group more often than `enter()`, and one that calls `sync` on the serial queue already running it (the crash report on Apple platforms says \"Unbalanced call to dispatch_group_leave()\" or \"dispatch_sync called on queue already owned by current thread\"; on Linux the process just traps, with no message). Count the calls that can reach `leave()`, and look at what runs inside your queue. The lesson's \"A group, just enough of it\" and \"Running the caller's code inside the queue\" explain both."
 
     @Test("a latch nobody counted down: wait(timeout:) returns .timedOut at its deadline, and changes nothing")
     func closedLatchTimesOut() {

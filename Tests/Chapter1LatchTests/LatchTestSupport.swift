@@ -8,8 +8,8 @@ import WorkbookTestSupport
 /// Keeps the learner's latches alive until the process ends.
 ///
 /// A latch that never opened, or a semaphore taken and never given back, may trap when it is
-/// deallocated (libdispatch checks a semaphore's value in its destructor; on Apple platforms a group
-/// still entered traps too). The tests hand every latch they make to this list, so that a wrong
+/// deallocated (libdispatch checks a semaphore's value in its destructor; a group still entered is
+/// leaked instead, with its notify blocks). The tests hand every latch they make to this list, so that a wrong
 /// answer fails its own test instead of crashing a later one.
 private let kept = Tally<Unchecked<Any>>()
 

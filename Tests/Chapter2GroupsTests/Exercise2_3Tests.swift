@@ -160,7 +160,7 @@ struct Exercise2_3Tests {
             result, "Loading from sources of which some fail (a failed source still counts as finished: completion must come)",
             ifItCrashed: """
                 The program stopped while a source failed. libdispatch traps on a `leave()` that has \
-                no `enter()` (Apple platforms print "Unbalanced call to dispatch_group_leave()"; on \
+                no `enter()` (the crash report on Apple platforms says "Unbalanced call to dispatch_group_leave()"; on \
                 Linux the process just stops with SIGILL on x86-64, SIGTRAP on arm64). Follow a \
                 failing source through your `done` handler and count its leave() calls.
                 """)

@@ -14,7 +14,7 @@ import WorkbookTestSupport
 // when workers block, but slowly.
 //
 // One rule shapes them all: a semaphore must not be released while fewer places are free than it
-// was created with — libdispatch traps (on Apple platforms with the message "Semaphore object
+// was created with — libdispatch traps (on Apple platforms the crash report says "Semaphore object
 // deallocated while in use"; on Linux x86-64 with a bare SIGILL in `_dispatch_semaphore_dispose`). So every
 // piece of held work is finished before a test ends (`finishAll()` / `answerAll()` in a `defer`),
 // and whatever the fakes call back is called on their own queues, never on the test's thread,

@@ -39,7 +39,7 @@ enum CallerThread {
 
 /// What a trap while releasing an object with a place still taken means, for the lifetime tests.
 func releasedWhileTaken(_ object: String, _ callback: String) -> String {
-    "libdispatch stops the program when a DispatchSemaphore is freed while its count is below the value it was created with (on Apple platforms with \"Semaphore object deallocated while in use\"; on Linux with no message, SIGILL on x86-64) — here, when the \(object) went away while a place was still taken. A \(callback) that reaches the semaphore through `[weak self]` or `[unowned self]` cannot give the place back once the \(object) is gone. Read README: \"Keep the semaphore alive until its last signal()\"."
+    "libdispatch stops the program when a DispatchSemaphore is freed while its count is below the value it was created with (on Apple platforms the crash report says \"Semaphore object deallocated while in use\"; on Linux with no message, SIGILL on x86-64) — here, when the \(object) went away while a place was still taken. A \(callback) that reaches the semaphore through `[weak self]` or `[unowned self]` cannot give the place back once the \(object) is gone. Read README: \"Keep the semaphore alive until its last signal()\"."
 }
 
 // MARK: - Bounded calls that record nothing (for exit tests' children)

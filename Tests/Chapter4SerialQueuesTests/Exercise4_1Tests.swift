@@ -8,7 +8,7 @@ import WorkbookTestSupport
 @Suite("4.1 TokenStore.token — a serial queue as a lock", .gradedUnderTSan)
 struct Exercise4_1Tests {
     static let syncInsideSync =
-        "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue — it would wait for itself forever (Apple platforms print \"dispatch_sync called on queue already owned by current thread\"; on Linux the process just traps, with no message). Inside the setter's or the getter's `queue.sync { … }`, use `cachedToken` and `newValue`, never `token`: reading `token` there runs the getter, which syncs onto the queue again."
+        "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue — it would wait for itself forever (the crash report on Apple platforms says \"dispatch_sync called on queue already owned by current thread\"; on Linux the process just traps, with no message). Inside the setter's or the getter's `queue.sync { … }`, use `cachedToken` and `newValue`, never `token`: reading `token` there runs the getter, which syncs onto the queue again."
 
     @Test("a token set is read back, on this thread and another; nil clears it")
     func readsBackWhatWasSet() async {

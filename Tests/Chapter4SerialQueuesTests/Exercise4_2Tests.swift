@@ -10,7 +10,7 @@ import WorkbookTestSupport
 @Suite("4.2 TokenStore.update(_:) — read, change and write in one step", .gradedUnderTSan)
 struct Exercise4_2Tests {
     static let syncInsideSync =
-        "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue — it would wait for itself forever (Apple platforms print \"dispatch_sync called on queue already owned by current thread\"; on Linux the process just traps, with no message). Inside `queue.sync { … }`, use `cachedToken` directly: no second `queue.sync`, no `token`."
+        "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue — it would wait for itself forever (the crash report on Apple platforms says \"dispatch_sync called on queue already owned by current thread\"; on Linux the process just traps, with no message). Inside `queue.sync { … }`, use `cachedToken` directly: no second `queue.sync`, no `token`."
 
     /// The token, read through `update` only.
     static func token(of store: TokenStore) -> String? {

@@ -7,7 +7,7 @@ import WorkbookTestSupport
 @Suite("4.4 EventLog — no sync inside sync", .gradedUnderTSan)
 struct Exercise4_4Tests {
     static let syncInsideSync =
-        "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue — it would wait for itself forever (Apple platforms print \"dispatch_sync called on queue already owned by current thread\"; on Linux the process just traps, with no message). Look at what `record` calls while it is inside `queue.sync`."
+        "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue — it would wait for itself forever (the crash report on Apple platforms says \"dispatch_sync called on queue already owned by current thread\"; on Linux the process just traps, with no message). Look at what `record` calls while it is inside `queue.sync`."
     static let writeWhileHeld =
         "`write` ran while the log still held its queue (or lock): the other thread's `record` could not get in, and `write` waited for it. Take the batch out inside `queue.sync`, and call `write` only after `queue.sync` has returned."
 
