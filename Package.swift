@@ -5,12 +5,13 @@
 // The chapters are the folders of Exercises/ that hold a chapter.json (as the workbook reads them),
 // in the order of the manifests' "number"; `ChapterN` names chapter N.
 //
-// Three environment variables shape the build; they are declared, with what each means, in
+// Four environment variables shape the build; they are declared, with what each means, in
 // Sources/WorkbookKit/Build/BuildSettings.swift, next to the code that sets them (SwiftPM reads this
 // file again when they change):
 //   WORKBOOK_SOURCES=solutions             the chapter modules from Solutions/ instead of Exercises/
 //   WORKBOOK_ONLY=Chapter1,...             only these chapters ("none": the engine alone)
 //   WORKBOOK_EXCLUDE=<target>/<file>,...   these files left out of their targets
+//   WORKBOOK_ENGINE=none                   the chapters without the engine (grading builds)
 // When WORKBOOK_EXCLUDE is not set at all (plain `swift test`, `swift build`), an exercise whose
 // starter is meant not to compile ("expectedFailure": "compile") is left out while its file is still
 // the untouched starter (equal to its kept copy in Tests/Starters), so that it does not stop the others;
@@ -95,6 +96,9 @@ let selectedChapters = chapters.filter { chapter in
 let tsanCompile: [SwiftSetting] = [.unsafeFlags(["-sanitize=thread"])]
 let tsanLink: [LinkerSetting] = [.unsafeFlags(["-sanitize=thread"])]
 
+/// The targets of the engine: the `workbook` tool, its kit and their tests.
+let engineTargets: Set<String> = ["WorkbookKit", "workbook", "WorkbookKitTests", "WorkbookCLITests"]
+
 var targets: [Target] = [
     // What the chapters' test support writes into the event stream and the engine reads, declared once.
     .target(
@@ -134,6 +138,9 @@ var targets: [Target] = [
         exclude: ["Fixtures"]
     ),
 ].filter { target in
+    // A grading build leaves the engine out: the chapters, their suites and the test support are
+    // all it runs.
+    if environment["WORKBOOK_ENGINE"] == "none", engineTargets.contains(target.name) { return false }
     // A student copy (`workbook export`) leaves the engine's own tests out.
     guard target.type == .test, let path = target.path else { return true }
     return FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(path)")
@@ -162,9 +169,6 @@ for chapter in selectedChapters {
 let package = Package(
     name: "DispatchWorkbook",
     platforms: [.macOS(.v15)],
-    products: [
-        .executable(name: "workbook", targets: ["workbook"]),
-        .library(name: "WorkbookKit", targets: ["WorkbookKit"]),
-    ],
+    products: targets.contains { $0.name == "workbook" } ? [.executable(name: "workbook", targets: ["workbook"])] : [],
     targets: targets
 )

@@ -69,6 +69,9 @@ public struct Builder: Sendable {
     /// Whether to start without the exercises the last build here left out, while their chapters
     /// are unchanged (the self-test turns it off: it proves every starter by compiling it).
     public var remembersExclusions = true
+    /// Whether the build holds the engine and its unit tests too (the self-test's, which runs them);
+    /// grading builds leave them out (see ``BuildSettings/engine``).
+    public var withEngine = false
     /// What runs each build; `nil`: SwiftPM under TSan. Tests give recorded builds here, so the
     /// leave-out loop is tested without a compiler.
     public var packageBuild: (any PackageBuild)?
@@ -98,8 +101,9 @@ public struct Builder: Sendable {
             let result = try runBuild(only: only, exclude: exclude)
             if result.termination == .exited(0) {
                 remember(excluded)
-                let launch = TestLaunch(packageRoot: workbook.root, scratchPath: scratchPath, sources: sources,
+                var launch = TestLaunch(packageRoot: workbook.root, scratchPath: scratchPath, sources: sources,
                                         only: only, exclude: exclude)
+                launch.withEngine = withEngine
                 return BuildResult(built: remaining, broken: broken, excluded: excluded, launch: launch,
                                    seconds: Date().timeIntervalSince(start), output: result.output)
             }
@@ -329,8 +333,9 @@ struct SwiftPMBuild: PackageBuild {
     let builder: Builder
 
     func run(only: [String]?, exclude: [String]) throws -> ChildResult {
-        let settings = TestLaunch(packageRoot: builder.workbook.root, scratchPath: builder.scratchPath,
+        var settings = TestLaunch(packageRoot: builder.workbook.root, scratchPath: builder.scratchPath,
                                   sources: builder.sources, only: only, exclude: exclude)
+        settings.withEngine = builder.withEngine
         var onLine: (@Sendable (String) -> Void)?
         if builder.showsSteps {
             let progress = builder.progress

@@ -121,8 +121,9 @@ public struct FaultDrill: Sendable {
         let leftOut = copied.chapters.filter { $0.number == isolated?.number }.flatMap { chapter in
             chapter.exercises.filter { $0.expectedFailure == .compile }.flatMap { builder.exclusion(of: chapter, $0) }
         }
-        let launch = TestLaunch(style: .swiftTest, packageRoot: copy, scratchPath: scratch, sources: .exercises,
+        var launch = TestLaunch(style: .swiftTest, packageRoot: copy, scratchPath: scratch, sources: .exercises,
                                 only: built.count == copied.chapters.count ? nil : built, exclude: leftOut)
+        launch.withEngine = builder.withEngine
         outcomes.append(plainRun(of: two, blocked: two.exercises[0], launch: launch))
         expect("an endless loop: stopped by the watchdog", five.exercises[2].id, "hang")
         if let isolated {

@@ -85,6 +85,8 @@ public struct Selftest: Sendable {
                                       scratchPath: workbook.layout.url(Layout.scratch(.selftestSolutions)),
                                       progress: progress)
         solutionBuilder.remembersExclusions = false
+        // The engine's unit tests run from this build.
+        solutionBuilder.withEngine = true
         let solutions = try solutionBuilder.build(chapters)
         problems += solutions.broken.map { "Solutions of \($0.chapter.shortName) do not compile: \($0.errors.first.map { "\($0.file):\($0.line): \($0.message)" } ?? "")" }
         problems += solutions.excluded.map { "The solution of \($0.exercise.id) does not compile: \($0.errors.first.map { "\($0.file):\($0.line): \($0.message)" } ?? "")" }

@@ -28,6 +28,9 @@ public struct TestLaunch: Sendable, Equatable {
     /// not compile, with their suites.
     public var exclude: [String]
 
+    /// Whether the build holds the engine and its tests (see ``BuildSettings/engine``).
+    public var withEngine = true
+
     /// The variable that selects ``Style/swiftTest`` on Linux.
     public static let styleVariable = "WORKBOOK_LAUNCH"
 
@@ -56,7 +59,8 @@ public struct TestLaunch: Sendable, Equatable {
     /// The settings Package.swift reads, as the build had them.
     public var buildEnvironment: [String: String] {
         [BuildSettings.sources: sources.rawValue, BuildSettings.only: only?.joined(separator: ",") ?? "",
-         BuildSettings.exclude: exclude.joined(separator: ",")]
+         BuildSettings.exclude: exclude.joined(separator: ","),
+         BuildSettings.engine: withEngine ? "" : BuildSettings.none]
     }
 
     /// How the test process itself ended, from how the launched command ended: `swift test` exits 1

@@ -212,7 +212,11 @@ struct TestLaunchTests {
         #expect(command.executable == "swift")
         #expect(command.arguments == ["test", "--skip-build", "--disable-xctest", "--sanitize=thread",
                                       "--package-path", "/p", "--scratch-path", "/p/.build-check", "--filter", "X"])
-        #expect(command.environment == ["WORKBOOK_SOURCES": "solutions", "WORKBOOK_ONLY": "Chapter1,Chapter5", "WORKBOOK_EXCLUDE": ""])
+        #expect(command.environment == ["WORKBOOK_SOURCES": "solutions", "WORKBOOK_ONLY": "Chapter1,Chapter5", "WORKBOOK_EXCLUDE": "",
+                                        "WORKBOOK_ENGINE": ""])
+        var grading = launch
+        grading.withEngine = false
+        #expect(grading.command([]).environment["WORKBOOK_ENGINE"] == "none", "a grading build's graph has no engine, and `swift test` must see the same")
         // An exercise left out of the build is left out of `swift test`'s package graph too.
         let narrowed = TestLaunch(style: .swiftTest, packageRoot: root, scratchPath: scratch, sources: .exercises, only: nil,
                                   exclude: ["Chapter4SerialQueues/AuthToken.swift", "Chapter4SerialQueuesTests/Exercise4_5Tests.swift"])

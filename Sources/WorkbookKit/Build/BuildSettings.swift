@@ -17,9 +17,16 @@ public enum BuildSettings {
     /// compile, and builds its suite's stand-in instead.
     public static let exclude = "WORKBOOK_EXCLUDE"
 
-    /// Every variable of the contract.
-    public static let all = [sources, only, exclude]
+    /// `none`: the engine (WorkbookKit, the `workbook` tool and their tests) is left out of the
+    /// graph. Grading builds need only the chapters, their suites and the test support, so a learner's
+    /// first check compiles those alone; the self-test keeps the engine in the build that runs its
+    /// unit tests.
+    public static let engine = "WORKBOOK_ENGINE"
 
-    /// `WORKBOOK_ONLY`'s value for a build of the engine alone, without any chapter.
-    public static let noChapters = "none"
+    /// Every variable of the contract.
+    public static let all = [sources, only, exclude, engine]
+
+    /// `WORKBOOK_ONLY`'s value for a build of the engine alone, without any chapter, and
+    /// `WORKBOOK_ENGINE`'s for a build of the chapters alone.
+    public static let none = "none"
 }
