@@ -11,6 +11,40 @@ public struct HintStep: Sendable, Equatable {
         self.name = name
         self.text = text
     }
+
+    /// Whether the step shows code (a ```swift fence): the shape of the fix, close to the answer.
+    public var showsCode: Bool { text.contains("```") }
+}
+
+/// How much of each hint ladder a teacher hands out with a student copy (`export --hints`).
+public enum HintLevel: String, CaseIterable, Sendable, Codable {
+    /// Every step, the code of the fix's shape included.
+    case all
+    /// The steps that show no code: the question and the direction.
+    case nudges
+    /// No hints at all.
+    case none
+
+    /// What `export` gives when the teacher does not choose.
+    public static let `default` = HintLevel.nudges
+
+    /// The steps of `ladder` handed out at this level.
+    public func steps(of ladder: [HintStep]) -> [HintStep] {
+        switch self {
+        case .all: ladder
+        case .nudges: ladder.filter { !$0.showsCode }
+        case .none: []
+        }
+    }
+
+    /// For `--help` and the student README: what the level gives.
+    public var summary: String {
+        switch self {
+        case .all: "every step, the code of the fix's shape included"
+        case .nudges: "the steps without code: a question, then a direction"
+        case .none: "no hints"
+        }
+    }
 }
 
 /// A chapter's hints, kept in `Solutions/<Chapter>/hints.md` beside the reference solutions, so
@@ -64,15 +98,78 @@ public enum HintFile {
     }
 }
 
+/// The hints a student copy carries (`export --hints`): one file at the copy's root, each step's text
+/// in base64 so that opening the file does not show the whole ladder at once. `workbook hint` serves
+/// it one step at a time, and the last step only after a check of that exercise has failed.
+public struct ExportedHints: Codable, Sendable, Equatable {
+    /// The file's name, at the root of a student copy.
+    public static let fileName = ".workbook-hints.json"
+
+    /// One step, its text encoded.
+    struct Step: Codable, Sendable, Equatable {
+        var step: String
+        var base64: String
+    }
+
+    /// What the teacher chose to hand out.
+    public var level: HintLevel
+    /// The ladders, by exercise id.
+    var exercises: [String: [Step]]
+
+    /// `level`'s steps of each of `ladders` (by exercise id).
+    public init(level: HintLevel, ladders: [String: [HintStep]]) {
+        self.level = level
+        self.exercises = ladders.compactMapValues { ladder in
+            let steps = level.steps(of: ladder).map { Step(step: $0.name, base64: Data($0.text.utf8).base64EncodedString()) }
+            return steps.isEmpty ? nil : steps
+        }
+    }
+
+    /// The ladder of an exercise as handed out; empty when it has none.
+    public func ladder(for exercise: String) -> [HintStep] {
+        (exercises[exercise] ?? []).map { step in
+            HintStep(name: step.step, text: Data(base64Encoded: step.base64).map { String(decoding: $0, as: UTF8.self) } ?? "")
+        }
+    }
+
+    /// The exercises that have hints.
+    public var exerciseIDs: [String] { exercises.keys.sorted() }
+
+    /// The file's contents: pretty, with sorted keys.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self) + Data("\n".utf8)
+    }
+
+    /// The hints a student copy at `root` carries; `nil` when there is no such file (the workbook
+    /// itself keeps its hints in `Solutions/`) or it cannot be read.
+    public static func read(root: URL) -> ExportedHints? {
+        guard let data = FileManager.default.contents(atPath: root.appendingPathComponent(fileName).path) else { return nil }
+        return try? JSONDecoder().decode(ExportedHints.self, from: data)
+    }
+}
+
 extension Workbook {
     /// Where `chapter`'s hints are kept.
     public func hintFile(of chapter: Chapter) -> URL {
         layout.url(Layout.hints(chapter))
     }
 
-    /// The hint ladder of `exercise`; empty when this copy of the workbook has none for it.
+    /// The hint ladder of `exercise`: from its chapter's `hints.md`, or in a student copy from
+    /// ``ExportedHints``; empty when this copy of the workbook has none for it.
     public func hints(for exercise: Exercise, in chapter: Chapter) -> [HintStep] {
-        guard let text = try? String(contentsOf: hintFile(of: chapter), encoding: .utf8) else { return [] }
-        return HintFile.parse(text)[exercise.id] ?? []
+        if let text = try? String(contentsOf: hintFile(of: chapter), encoding: .utf8) {
+            return HintFile.parse(text)[exercise.id] ?? []
+        }
+        return exportedHints?.ladder(for: exercise.id) ?? []
+    }
+
+    /// The hints handed out with this student copy; `nil` in the workbook itself.
+    public var exportedHints: ExportedHints? { ExportedHints.read(root: root) }
+
+    /// Whether `chapter`'s hints are a student copy's ``ExportedHints`` (its `hints.md` is not here).
+    public func hintsAreHandedOut(in chapter: Chapter) -> Bool {
+        !FileManager.default.fileExists(atPath: hintFile(of: chapter).path) && exportedHints != nil
     }
 }

@@ -11,6 +11,9 @@ public struct LearnerState: Codable, Sendable, Equatable {
     public var done: Set<String> = []
     /// How many hint steps of each exercise have been shown.
     public var hintsShown: [String: Int] = [:]
+    /// Exercise ids a check has failed (a student copy's last hint step waits for one); optional, so
+    /// that a state file written before it reads as it was.
+    public var failedChecks: Set<String>?
     /// The git commit whose Exercises/ are the pristine starters (`reset` restores from it).
     public var starterCommit: String?
 

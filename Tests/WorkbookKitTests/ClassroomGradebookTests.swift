@@ -7,18 +7,19 @@ struct ClassroomGradebookTests {
     typealias Cell = Gradebook.Cell
 
     func sample() throws -> Gradebook {
-        try Gradebook(exercises: ["1.1", "1.2"], rows: [
-            Gradebook.Row(student: "zoe", cells: ["1.1": Cell(points: 10, verdict: .pass), "1.2": Cell(points: 0, verdict: .failed(.hang))]),
-            Gradebook.Row(student: "ada, \"the\" first", cells: ["1.1": Cell(points: 0, verdict: .failed(.compile))],
+        try Gradebook(exercises: ["1.1", "1.2"], maxPoints: ["1.1": 10, "1.2": 5], rows: [
+            Gradebook.Row(student: "zoe", cells: ["1.1": Cell(points: 10, verdict: .pass),
+                                                  "1.2": Cell(points: 0, verdict: .failed(.hang), reason: "Never finished: 2 s.")]),
+            Gradebook.Row(student: "ada, \"the\" first", cells: ["1.1": Cell(points: 0, verdict: .failed(.compile), reason: "Does not compile:\n  cannot find 'q'")],
                           note: "timed out\nafter 20 min"),
-            Gradebook.Row(student: "max", cells: ["1.1": Cell(points: 0, verdict: .tampered), "1.2": Cell(points: 5, verdict: .pass)],
+            Gradebook.Row(student: "max", cells: ["1.1": Cell(points: 0, verdict: .failed(.wrong), reason: "-1 came back"), "1.2": Cell(points: 5, verdict: .pass)],
                           tampered: ["Package.swift", "Tests/Chapter1LatchTests/X.swift"]),
         ])
     }
 
     @Test("rows sorted by student; an exercise a row lacks is not graded, an unknown one is dropped; totals add up")
     func rows() throws {
-        let book = try Gradebook(exercises: ["1.1", "1.2"], rows: [
+        let book = try Gradebook(exercises: ["1.1", "1.2"], maxPoints: ["1.1": 10, "1.2": 20, "9.9": 50], rows: [
             Gradebook.Row(student: "b", cells: ["1.1": Cell(points: 10, verdict: .pass), "9.9": Cell(points: 50, verdict: .pass)]),
             Gradebook.Row(student: "a", cells: [:], note: "did not build"),
         ])
@@ -27,76 +28,107 @@ struct ClassroomGradebookTests {
         #expect(book.rows[1].cell("1.2") == .notGraded)
         #expect(book.rows[1].total == 10)
         #expect(book.rows[0].total == 0)
+        #expect(book.maxTotal == 30, "the points of the columns only")
         #expect(throws: ClassroomError.self) {
-            try Gradebook(exercises: ["1.1"], rows: [Gradebook.Row(student: "a", cells: [:]), Gradebook.Row(student: "a", cells: [:])])
+            try Gradebook(exercises: ["1.1"], maxPoints: ["1.1": 10], rows: [Gradebook.Row(student: "a", cells: [:]), Gradebook.Row(student: "a", cells: [:])])
         }
+        let unpriced = try #require(throws: ClassroomError.self) { try Gradebook(exercises: ["1.1", "1.2"], maxPoints: ["1.1": 10], rows: []) }
+        #expect(unpriced.isBadInput && unpriced.description.contains("what 1.2 is worth"))
     }
 
-    @Test("a row from a classroom grade: each item's points and verdict, the violations' paths as tamper flags")
+    @Test("a row from a classroom grade: each item's points, verdict and one-line reason (none for a pass); the changed files beside")
     func rowFromGrade() throws {
         let workbook = Fixture.workbook
-        let (chapter, exercise) = Fixture.items("1.1")[0]
-        var result = CheckReport.Result(chapter: chapter, exercise: exercise)
-        result.runs = [ExerciseVerdict(chapter: chapter, exercise: exercise, findings: [], testsRun: 1, testsFailed: 0)]
-        let grade = ClassroomGrade(report: CheckReport(results: [result], runs: 1, buildSeconds: 0, seconds: 0),
+        let items = Fixture.items("1.1", "1.2")
+        var passed = CheckReport.Result(chapter: items[0].chapter, exercise: items[0].exercise)
+        passed.runs = [ExerciseVerdict(chapter: items[0].chapter, exercise: items[0].exercise, findings: [], testsRun: 1, testsFailed: 0)]
+        var failed = CheckReport.Result(chapter: items[1].chapter, exercise: items[1].exercise)
+        failed.runs = [ExerciseVerdict(chapter: items[1].chapter, exercise: items[1].exercise,
+                                       findings: [Finding(kind: .wrong, message: "Expected true,\n   got false.")], testsRun: 1, testsFailed: 1)]
+        let grade = ClassroomGrade(report: CheckReport(results: [passed, failed], runs: 1, buildSeconds: 0, seconds: 0),
                                    assignment: try ClassroomAssignment(workbook: workbook, chapters: [1, 2]),
-                                   violations: [LockViolation(kind: .changed, path: "Tests/Chapter2GroupsTests/Fakes.swift")],
-                                   workbook: workbook)
-        let row = Gradebook.Row(student: "ada", grade: grade, note: "slow")
+                                   violations: [], workbook: workbook)
+        let row = Gradebook.Row(student: "ada", grade: grade, tampered: ["Tests/Chapter2GroupsTests/Fakes.swift"], note: "slow")
         #expect(row.cell("1.1") == Cell(points: 10, verdict: .pass))
-        #expect(row.cell("1.2") == .notGraded)
-        #expect(row.cell("2.1") == Cell(points: 0, verdict: .tampered))
+        #expect(row.cell("1.2") == Cell(points: 0, verdict: .failed(.wrong), reason: "Wrong result: Expected true, got false."))
+        #expect(row.cell("1.3") == Cell(points: 0, verdict: .notGraded, reason: "Not graded: this check did not run it."))
+        #expect(row.cell("2.1").verdict == .notGraded, "a changed file never zeroes a chapter here: grading used the originals")
         #expect(row.tampered == ["Tests/Chapter2GroupsTests/Fakes.swift"])
         #expect(row.total == grade.total)
         #expect(row.note == "slow")
     }
 
-    @Test("CSV: the header, RFC 4180 quoting, CRLF line ends, verdict codes, tamper flags joined")
+    @Test("a reason is one line, at most 300 characters")
+    func oneLineReason() {
+        #expect(Cell(points: 0, verdict: .failed(.race), reason: " a\n\tb  c ").reason == "a b c")
+        let long = Cell(points: 0, verdict: .failed(.race), reason: String(repeating: "x", count: 400)).reason
+        #expect(long.count == 300 && long.hasSuffix("…"))
+    }
+
+    @Test("CSV: the header with each exercise's points, RFC 4180 quoting, CRLF line ends, verdict codes and reasons, total and max total, changed files joined")
     func writing() throws {
         let csv = try sample().csv()
         let lines = csv.components(separatedBy: "\r\n")
-        #expect(lines[0] == "student,1.1 points,1.1 verdict,1.2 points,1.2 verdict,total,tampered,note")
-        #expect(lines[1] == "\"ada, \"\"the\"\" first\",0,compile,0,not graded,0,,\"timed out\nafter 20 min\"",
+        #expect(lines[0] == "student,1.1 points (max 10),1.1 verdict,1.1 reason,1.2 points (max 5),1.2 verdict,1.2 reason,total,max total,changed protected files,note")
+        #expect(lines[1] == "\"ada, \"\"the\"\" first\",0,compile,Does not compile: cannot find 'q',0,not graded,,0,15,,\"timed out\nafter 20 min\"",
                 "a comma, quotes and a line break quoted; the line break inside the field kept as it is")
-        #expect(lines[2] == "max,0,tampered,5,pass,5,Package.swift; Tests/Chapter1LatchTests/X.swift,")
-        #expect(lines[3] == "zoe,10,pass,0,hang,10,,")
+        #expect(lines[2] == "max,0,wrong,'-1 came back,5,pass,,5,15,Package.swift; Tests/Chapter1LatchTests/X.swift,",
+                "a reason starting with - is written as text")
+        #expect(lines[3] == "zoe,10,pass,,0,hang,Never finished: 2 s.,10,15,,")
         #expect(lines.count == 5 && lines[4] == "", "every record ends in CRLF")
+    }
+
+    @Test("CSV: a field a spreadsheet would run as a formula starts with ', and reads back as it was",
+          arguments: ["=1+1", "+33 1", "-2", "@SUM(A1)", "\tx", "'quoted"])
+    func formulaInjection(text: String) throws {
+        let book = try Gradebook(exercises: ["1.1"], maxPoints: ["1.1": 10], rows: [
+            Gradebook.Row(student: text, cells: ["1.1": Cell(points: 0, verdict: .failed(.wrong), reason: "x")], note: text),
+        ])
+        let fields = try #require(book.csv().components(separatedBy: "\r\n").dropFirst().first).split(separator: ",", omittingEmptySubsequences: false)
+        #expect(fields.first.map { $0.hasPrefix("'") || $0.hasPrefix("\"'") } == true, "written as text: \(fields)")
+        #expect(try Gradebook(csv: book.csv()) == book)
     }
 
     @Test("CSV reads back to the same gradebook")
     func roundTrip() throws {
         let book = try sample()
         #expect(try Gradebook(csv: book.csv()) == book)
-        let empty = try Gradebook(exercises: ["1.1"], rows: [])
+        let empty = try Gradebook(exercises: ["1.1"], maxPoints: ["1.1": 7], rows: [])
         #expect(try Gradebook(csv: empty.csv()) == empty, "a shard with no submissions")
     }
 
-    @Test("a hand-written CSV with LF line ends and quoted fields reads as meant")
+    @Test("a hand-written CSV with LF line ends, quoted and text-marked fields reads as meant")
     func readingFixture() throws {
         let text = String(decoding: try ClassroomFixture.data("gradebook-lf.csv"), as: UTF8.self)
         let book = try Gradebook(csv: text)
         #expect(book.exercises == ["1.1", "1.2"])
-        #expect(book.rows.map(\.student) == ["ada", #"bob, the "builder""#, "cy"])
-        #expect(book.rows[0].cell("1.2") == Cell(points: 0, verdict: .failed(.race)))
-        #expect(book.rows[1].note == "did not build:\nerror: no such module")
-        #expect(book.rows[1].cell("1.1") == .notGraded)
-        #expect(book.rows[2].tampered == ["Tests/Chapter1LatchTests/Exercise1_1Tests.swift", "Package.swift"])
-        #expect(book.rows[2].total == 5)
+        #expect(book.maxPoints == ["1.1": 10, "1.2": 5])
+        #expect(book.rows.map(\.student) == ["=HYPERLINK(1)", "ada", #"bob, the "builder""#, "cy"])
+        #expect(book.rows[1].cell("1.2") == Cell(points: 0, verdict: .failed(.race), reason: "Data race: two threads changed `pending`, unordered."))
+        #expect(book.rows[2].note == "did not build:\nerror: no such module")
+        #expect(book.rows[2].cell("1.1") == .notGraded)
+        #expect(book.rows[3].tampered == ["Tests/Chapter1LatchTests/Exercise1_1Tests.swift", "Package.swift"])
+        #expect(book.rows[3].cell("1.1").reason == "-1 was returned")
+        #expect(book.rows[3].total == 5)
+        #expect(book.rows[0].note == "@note")
     }
 
     @Test("a CSV that is not a gradebook is bad input, saying where", arguments: [
-        ("name,1.1 points,1.1 verdict,total,tampered,note\r\n", "not a gradebook CSV"),
-        ("student,1.1 points,1.2 verdict,total,tampered,note\r\n", "not a gradebook CSV"),
+        ("name,1.1 points (max 10),1.1 verdict,1.1 reason,total,max total,changed protected files,note\r\n", "not a gradebook CSV"),
+        ("student,1.1 points,1.1 verdict,1.1 reason,total,max total,changed protected files,note\r\n", "not a gradebook CSV"),
+        ("student,1.1 points (max 10),1.2 verdict,1.1 reason,total,max total,changed protected files,note\r\n", "not a gradebook CSV"),
+        ("student,1.1 points (max 10),1.1 verdict,total,max total,changed protected files,note\r\n", "not a gradebook CSV"),
         ("student,total,tampered\r\n", "not a gradebook CSV"),
         ("", "empty"),
-        ("student,1.1 points,1.1 verdict,total,tampered,note\r\nada,ten,pass,10,,\r\n", "Row 2 of the gradebook CSV gives 1.1 'ten' points"),
-        ("student,1.1 points,1.1 verdict,total,tampered,note\r\nada,-1,pass,-1,,\r\n", "'-1' points"),
-        ("student,1.1 points,1.1 verdict,total,tampered,note\r\nada,10,passed,10,,\r\n", "the verdict 'passed'"),
-        ("student,1.1 points,1.1 verdict,total,tampered,note\r\nada,10,pass,12,,\r\n", "has the total '12', but its points add up to 10"),
-        ("student,1.1 points,1.1 verdict,total,tampered,note\r\nada,10,pass,10\r\n", "has 4 fields; the header has 6"),
-        ("student,1.1 points,1.1 verdict,total,tampered,note\r\n\"ada,10,pass,10,,\r\n", "ends inside a quoted field"),
-        ("student,1.1 points,1.1 verdict,total,tampered,note\r\nad\"a,10,pass,10,,\r\n", "quote inside a field"),
-        ("student,1.1 points,1.1 verdict,total,tampered,note\r\nada,10,pass,10,,\r\nada,0,race,0,,\r\n", "ada is in the gradebook twice"),
+        (Self.head + "ada,ten,pass,,10,10,,\r\n", "Row 2 of the gradebook CSV gives 1.1 'ten' points"),
+        (Self.head + "ada,'-1,pass,,-1,10,,\r\n", "'-1' points"),
+        (Self.head + "ada,10,passed,,10,10,,\r\n", "the verdict 'passed'"),
+        (Self.head + "ada,10,pass,,12,10,,\r\n", "has the total '12', but its points add up to 10"),
+        (Self.head + "ada,10,pass,,10,20,,\r\n", "has the max total '20', but the header's points add up to 10"),
+        (Self.head + "ada,10,pass,,10\r\n", "has 5 fields; the header has 8"),
+        (Self.head + "\"ada,10,pass,,10,10,,\r\n", "ends inside a quoted field"),
+        (Self.head + "ad\"a,10,pass,,10,10,,\r\n", "quote inside a field"),
+        (Self.head + "ada,10,pass,,10,10,,\r\nada,0,race,,0,10,,\r\n", "ada is in the gradebook twice"),
     ])
     func badCSV(text: String, message: String) {
         #expect { try Gradebook(csv: text) } throws: { error in
@@ -105,28 +137,54 @@ struct ClassroomGradebookTests {
         }
     }
 
+    /// A good header of one exercise worth 10.
+    static let head = "student,1.1 points (max 10),1.1 verdict,1.1 reason,total,max total,changed protected files,note\r\n"
+
+    @Test("a line per student: points of the most there were, verdicts counted, changed files, the note")
+    func summary() throws {
+        let book = try sample()
+        #expect(book.summary(of: book.rows[0]) == "ada, \"the\" first: 0 of 15 points · 1 compile, 1 not graded · timed out after 20 min")
+        #expect(book.summary(of: book.rows[1]) == "max: 5 of 15 points · 1 pass, 1 wrong · 2 protected files changed (put back before grading)")
+        #expect(book.summary(of: book.rows[2]) == "zoe: 10 of 15 points · 1 pass, 1 hang")
+    }
+
+    @Test("saving over an older gradebook keeps it first, beside it; the same text, or no file, keeps nothing")
+    func save() throws {
+        let folder = try ClassroomFixture.scratch("save")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("gradebook.csv")
+        #expect(try Gradebook.save("first", to: file) == nil)
+        #expect(try Gradebook.save("first", to: file) == nil)
+        let kept = try #require(try Gradebook.save("second", to: file, now: Date(timeIntervalSince1970: 0)))
+        #expect(kept.lastPathComponent == "gradebook.csv.19700101-000000-000.bak")
+        #expect(try String(contentsOf: kept, encoding: .utf8) == "first")
+        #expect(try String(contentsOf: file, encoding: .utf8) == "second")
+    }
+
     @Test("merging shards: the union of their rows sorted by student; an empty shard is fine")
     func merge() throws {
         let book = try sample()
-        let first = try Gradebook(exercises: book.exercises, rows: [book.rows[0], book.rows[2]])
-        let second = try Gradebook(exercises: book.exercises, rows: [book.rows[1]])
-        let empty = try Gradebook(exercises: book.exercises, rows: [])
+        let first = try Gradebook(exercises: book.exercises, maxPoints: book.maxPoints, rows: [book.rows[0], book.rows[2]])
+        let second = try Gradebook(exercises: book.exercises, maxPoints: book.maxPoints, rows: [book.rows[1]])
+        let empty = try Gradebook(exercises: book.exercises, maxPoints: book.maxPoints, rows: [])
         let merged = try Gradebook.merge([Gradebook(csv: second.csv()), Gradebook(csv: empty.csv()), Gradebook(csv: first.csv())])
         #expect(merged == book)
         #expect(merged.rows.map(\.student) == book.rows.map(\.student).sorted())
     }
 
-    @Test("merging: a student in two shards, or shards of different exercises, is bad input")
+    @Test("merging: a student in two shards, or shards of different exercises or points, is bad input")
     func mergeConflicts() throws {
         let book = try sample()
         let twice = try #require(throws: ClassroomError.self) { try Gradebook.merge([book, book]) }
         #expect(twice.isBadInput)
         #expect(twice.description.contains("is in the gradebook twice"))
         #expect(twice.description.contains("one shard"))
-        let other = try Gradebook(exercises: ["1.1", "1.3"], rows: [])
-        let different = try #require(throws: ClassroomError.self) { try Gradebook.merge([book, other]) }
-        #expect(different.isBadInput)
-        #expect(different.description.contains("different exercises"))
+        for other in [try Gradebook(exercises: ["1.1", "1.3"], maxPoints: ["1.1": 10, "1.3": 5], rows: []),
+                      try Gradebook(exercises: ["1.1", "1.2"], maxPoints: ["1.1": 10, "1.2": 6], rows: [])] {
+            let different = try #require(throws: ClassroomError.self) { try Gradebook.merge([book, other]) }
+            #expect(different.isBadInput)
+            #expect(different.description.contains("different exercises or points"))
+        }
     }
 
     @Test("a shard is K/N with 1 ≤ K ≤ N", arguments: ["2/4", " 1 / 1 ", "3/3"])

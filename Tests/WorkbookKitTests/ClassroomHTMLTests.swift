@@ -18,11 +18,12 @@ struct ClassroomHTMLTests {
         let names = ["ana", "ben", "<img src=x onerror=alert(1)>", "dev & co", "eli", "fay", "gus", "hal", "ivy"]
         let rows = names.enumerated().map { index, name in
             Gradebook.Row(student: name, cells: verdicts.mapValues { column in
-                Cell(points: column[index] == .pass ? 10 : 0, verdict: column[index])
+                Cell(points: column[index] == .pass ? 10 : 0, verdict: column[index],
+                     reason: column[index] == .pass ? "" : "\(column[index].label) <in> \(name)")
             }, tampered: index == 7 ? ["Tests/Chapter1LatchTests/<script>.swift"] : [],
                note: index == 8 ? "did not build: \"quote\" & 'apostrophe' <b>" : "")
         }
-        return try Gradebook(exercises: ["1.1", "1.2", "1.3", "3.1"], rows: rows)
+        return try Gradebook(exercises: ["1.1", "1.2", "1.3", "3.1"], maxPoints: ["1.1": 10, "1.2": 10, "1.3": 10, "3.1": 10], rows: rows)
     }
 
     @Test("one page: a table with a row per student and a cell per exercise coloured by verdict, totals, a legend")
@@ -33,17 +34,44 @@ struct ClassroomHTMLTests {
         #expect(html.components(separatedBy: "<table>").count == 2)
         #expect(html.components(separatedBy: "<tr><th scope=\"row\"").count - 1 == 9)
         #expect(html.components(separatedBy: "<td class=\"cell ").count - 1 == 9 * 4)
-        #expect(html.contains("<td class=\"cell v-not-graded\" title=\"1.1: not graded\"><b>0</b><small>not graded</small></td>"))
+        #expect(html.contains("<td class=\"cell v-not-graded\" title=\"1.1: not graded — not graded &lt;in&gt; ivy\"><b>0</b><small>not graded</small></td>"))
         #expect(html.contains("<td class=\"cell v-pass\" title=\"3.1: passed\"><b>10</b>"))
         let ana = try #require(html.split(separator: "\n").first { $0.contains(">ana</th>") })
         #expect(ana.hasSuffix("<td class=\"total\">20</td><td class=\"notes\"></td></tr>"), "ana passed 1.1 and 3.1")
+        #expect(html.contains("<th scope=\"col\">Total (of 40)</th>"))
+        #expect(html.contains("40 points possible"))
         for verdict in ClassroomVerdict.allCases {
             let name = "v-" + verdict.code.replacingOccurrences(of: " ", with: "-")
             #expect(html.contains(".cell.\(name) {"), "a colour for \(verdict)")
-            #expect(html.contains("<span class=\"swatch \(name)\"></span>\(verdict.label)</li>"), "\(verdict) in the legend")
+            #expect(html.contains("<span class=\"swatch \(name)\"></span>\(verdict.label)</li>"), "\(verdict) in the legend: each is in a cell")
         }
         #expect(html.contains("position: sticky"))
         #expect(html.contains("system-ui"))
+    }
+
+    @Test("each failing cell's reason: on hover, and in a row of details under its student; none for a student who lost nothing")
+    func reasons() throws {
+        let book = try classOfNine()
+        let html = GradebookHTML.render(book)
+        #expect(html.contains("title=\"1.2: data race — data race &lt;in&gt; ana\""))
+        let details = html.split(separator: "\n").filter { $0.hasPrefix("<tr class=\"why\">") }
+        #expect(details.count == 8, "everyone but fay, who passed everything, lost points")
+        #expect(!html.contains("Why fay lost points"))
+        let ana = try #require(details.first { $0.contains("Why ana lost points") })
+        #expect(ana.contains("colspan=\"7\""), "the whole width: student, four exercises, total, notes")
+        #expect(ana.contains("<li><b>1.2</b> data race &lt;in&gt; ana</li><li><b>1.3</b> never finished &lt;in&gt; ana</li>"))
+        #expect(ana.contains("2 exercises</summary>"))
+    }
+
+    @Test("the legend names only the verdicts on the page")
+    func legend() throws {
+        let book = try Gradebook(exercises: ["1.1"], maxPoints: ["1.1": 10], rows: [
+            Gradebook.Row(student: "a", cells: ["1.1": Cell(points: 10, verdict: .pass)]),
+            Gradebook.Row(student: "b", cells: ["1.1": Cell(points: 0, verdict: .failed(.race), reason: "r")]),
+        ])
+        let html = GradebookHTML.render(book)
+        #expect(html.contains("<span class=\"swatch v-pass\"></span>passed</li><li><span class=\"swatch v-race\"></span>data race</li></ul>"))
+        #expect(!html.contains("<span class=\"swatch v-tampered\">"))
     }
 
     @Test("self-contained: no scripts, no links, nothing fetched")
@@ -80,7 +108,7 @@ struct ClassroomHTMLTests {
 
     @Test("an empty gradebook still renders, saying so")
     func empty() throws {
-        let html = GradebookHTML.render(try Gradebook(exercises: ["1.1"], rows: []))
+        let html = GradebookHTML.render(try Gradebook(exercises: ["1.1"], maxPoints: ["1.1": 10], rows: []))
         #expect(html.contains("0 students"))
         #expect(html.contains("No submissions were graded."))
         #expect(html.hasSuffix("</html>\n"))

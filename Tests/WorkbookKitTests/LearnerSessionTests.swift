@@ -117,4 +117,50 @@ struct LearnerSessionTests {
         #expect(try String(contentsOf: file, encoding: .utf8) == "starter")
         #expect(try String(contentsOf: backup, encoding: .utf8) == "mine")
     }
+
+    @Test("a student copy's hints: one step per call; the last only once a check of that exercise has failed")
+    func handedOutHints() throws {
+        let workbook = try workbook()
+        var session = try LearnerSession(workbook: workbook, currentCommit: { nil })
+        let (chapter, exercise) = try workbook.exercise(named: "1.1")
+        let ladder = [HintStep(name: "Question", text: "q"), HintStep(name: "Direction", text: "d"), HintStep(name: "Shape", text: "```swift\ns\n```")]
+        try ExportedHints(level: .nudges, ladders: ["1.1": ladder, "1.2": ladder]).encoded()
+            .write(to: workbook.root.appendingPathComponent(ExportedHints.fileName))
+        #expect(workbook.hintsAreHandedOut(in: chapter))
+
+        let first = try #require(try session.nextHint(for: exercise, in: chapter))
+        #expect(first.steps.map(\.name) == ["Question"] && first.total == 2 && !first.lastStepWaits)
+        let held = try #require(try session.nextHint(for: exercise, in: chapter))
+        #expect(held.steps.map(\.name) == ["Question"] && held.lastStepWaits && !held.isLast, "no failed check yet")
+        try session.record(report(passing: [], failing: ["1.2"]))
+        #expect(try session.nextHint(for: exercise, in: chapter)?.lastStepWaits == true, "a failed check of another exercise opens nothing")
+        try session.record(report(passing: [], failing: ["1.1"]))
+        var reloaded = try LearnerSession(workbook: workbook, currentCommit: { nil })
+        let last = try #require(try reloaded.nextHint(for: exercise, in: chapter))
+        #expect(last.steps.map(\.name) == ["Question", "Direction"] && last.isLast && !last.lastStepWaits, "the failed check was saved")
+    }
+
+    @Test("the workbook's own hints.md wins over handed-out hints, and is not held back")
+    func ownHintsFirst() throws {
+        let workbook = try workbook()
+        var session = try LearnerSession(workbook: workbook, currentCommit: { nil })
+        let (chapter, exercise) = try workbook.exercise(named: "1.1")
+        try ExportedHints(level: .all, ladders: ["1.1": [HintStep(name: "Question", text: "exported")]]).encoded()
+            .write(to: workbook.root.appendingPathComponent(ExportedHints.fileName))
+        #expect(workbook.hints(for: exercise, in: chapter).map(\.text) == ["exported"])
+        let file = workbook.hintFile(of: chapter)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "## 1.1 T\n### Question\nown\n".write(to: file, atomically: true, encoding: .utf8)
+        #expect(!workbook.hintsAreHandedOut(in: chapter))
+        let view = try #require(try session.nextHint(for: exercise, in: chapter))
+        #expect(view.steps.map(\.text) == ["own"] && view.isLast && !view.lastStepWaits)
+    }
+
+    @Test("a progress file from before failed checks were kept still reads")
+    func olderState() throws {
+        let workbook = try workbook()
+        try #"{"version": 1, "done": ["1.1"], "hintsShown": {"1.2": 1}}"#.write(to: workbook.layout.url(Layout.stateFile), atomically: true, encoding: .utf8)
+        let session = try LearnerSession(workbook: workbook, currentCommit: { nil })
+        #expect(session.state.done == ["1.1"] && session.state.failedChecks == nil)
+    }
 }

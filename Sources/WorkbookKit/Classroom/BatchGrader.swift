@@ -1,9 +1,11 @@
 import Foundation
 
 /// The teacher's batch: grades every submission (a clone of a student's repository) against the
-/// teacher's pristine student copy — only the learner's exercise files are copied in — each in a
-/// ``Sandbox``, and gathers the rows of a ``Gradebook``. A submission that does not build, hangs
-/// or crashes gets its row and never stops the batch.
+/// teacher's pristine student copy — only the learner's exercise files are copied in, so every
+/// protected file is as handed out, as the workflow restores them — each in a ``Sandbox``, and
+/// gathers the rows of a ``Gradebook``. The protected files a submission changed are named beside
+/// its grade; they never change its points. A submission that does not build, hangs or crashes gets
+/// its row and never stops the batch.
 public struct BatchGrader: Sendable {
     /// The teacher's student copy (the template), with its `workbook.lock`.
     public var workbook: Workbook
@@ -48,14 +50,13 @@ public struct BatchGrader: Sendable {
                 rows.add(grade(submission, job: job, exercises: exercises))
             }
         }
-        return try Gradebook(exercises: exercises, rows: rows.all)
+        return try Gradebook(exercises: exercises, maxPoints: lock.assignment.points, rows: rows.all)
     }
 
     /// One submission's row; every failure is a note on the row, never an error of the batch.
     func grade(_ submission: URL, job: Int, exercises: [String]) -> Gradebook.Row {
         let student = submission.lastPathComponent
-        let violations = (try? lock.verify(root: submission)) ?? []
-        let tampered = violations.map(\.path)
+        let tampered = ((try? lock.verify(root: submission)) ?? []).map(\.path)
         let jobFolder = workFolder.appendingPathComponent("job-\(job)")
         let package = jobFolder.appendingPathComponent("package")
         do {
@@ -80,7 +81,7 @@ public struct BatchGrader: Sendable {
                 return Gradebook.Row(student: student, cells: [:], tampered: tampered, note: "not graded: \(said)")
             }
             let note = decoded.status == .error ? "did not build" : ""
-            return Gradebook.Row(student: student, grade: grade.applying(violations, workbook: workbook), note: note)
+            return Gradebook.Row(student: student, grade: grade, tampered: tampered, note: note)
         } catch {
             return Gradebook.Row(student: student, cells: [:], tampered: tampered, note: "not graded: \(error)")
         }
@@ -110,20 +111,18 @@ public struct BatchGrader: Sendable {
 }
 
 /// Rows gathered from the batch's workers.
-private final class Rows: @unchecked Sendable {
-    private let lock = NSLock()
-    private var rows: [Gradebook.Row] = []
+private final class Rows: Sendable {
+    private let rows = Locked<[Gradebook.Row]>([])
 
-    func add(_ row: Gradebook.Row) { lock.withLock { rows.append(row) } }
-    var all: [Gradebook.Row] { lock.withLock { rows } }
+    func add(_ row: Gradebook.Row) { rows.withLock { $0.append(row) } }
+    var all: [Gradebook.Row] { rows.value }
 
     /// Hands out submission indices, each once.
-    final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var next = 0
+    final class Counter: Sendable {
+        private let next = Locked(0)
 
         func take(below count: Int) -> Int? {
-            lock.withLock {
+            next.withLock { next in
                 guard next < count else { return nil }
                 defer { next += 1 }
                 return next

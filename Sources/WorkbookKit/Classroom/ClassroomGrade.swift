@@ -85,8 +85,9 @@ public struct ClassroomGrade: Codable, Sendable, Equatable {
     public var maxTotal: Int { items.map(\.maxPoints).reduce(0, +) }
 
     /// Grades each exercise of `assignment` by `report`, except that every exercise of a chapter a
-    /// violation concerns gets 0, with the changed files named: its tests cannot be trusted. An
-    /// assigned exercise the report does not have is not graded.
+    /// violation concerns gets 0 here, with the changed files named: the tests that ran cannot be
+    /// trusted. (Grading for the record — the workflow, `workbook grade` — puts the protected files
+    /// back first, so it meets no violation.) An assigned exercise the report does not have is not graded.
     public init(report: CheckReport, assignment: ClassroomAssignment, violations: [LockViolation], workbook: Workbook) {
         self.violations = violations
         self.items = assignment.exercises(in: workbook).map { chapter, exercise, maxPoints in
@@ -115,27 +116,14 @@ public struct ClassroomGrade: Codable, Sendable, Equatable {
         }
     }
 
-    /// This grade with `more` violations: every exercise of a chapter one concerns gets 0. (The
-    /// teacher's batch finds them in the submission, and grades a pristine copy of it.)
-    public func applying(_ more: [LockViolation], workbook: Workbook) -> ClassroomGrade {
-        var copy = self
-        copy.violations = Array(Set(violations + more)).sorted { $0.path < $1.path }
-        for index in copy.items.indices {
-            guard let reason = Self.tamperedReason(chapter: copy.items[index].chapter, copy.violations, workbook) else { continue }
-            copy.items[index].verdict = .tampered
-            copy.items[index].points = 0
-            copy.items[index].reason = reason
-        }
-        return copy
-    }
-
-    /// Why `chapter` is graded 0, when a violation concerns it.
+    /// Why `chapter` is not graded here, when a violation concerns it.
     static func tamperedReason(chapter: Int, _ violations: [LockViolation], _ workbook: Workbook) -> String? {
         let tampering = violations.filter { violation in
             violation.affectedChapters(in: workbook).contains { $0.number == chapter }
         }
         guard !tampering.isEmpty else { return nil }
-        return "Chapter \(chapter) is graded 0 because "
-            + tampering.map(\.description).joined(separator: ", ") + " (see \(WorkbookLock.fileName))."
+        return "Chapter \(chapter) is not graded here because "
+            + tampering.map(\.description).joined(separator: ", ") + " (see \(WorkbookLock.fileName)). "
+            + "Grading puts protected files back before it grades, so the change will not count there; undo it to see here the points you will get."
     }
 }

@@ -31,17 +31,39 @@ public enum ClassroomWorkflow {
         stepID.uppercased() + "_RESULTS"
     }
 
+    /// How the workflow runs the `workbook` tool.
+    static let tool = "swift run workbook"
+
+    /// The arguments of the `workbook` tool that grade one exercise; its exit status decides the points.
+    public static func arguments(for exercise: String) -> [String] {
+        ["check", "--classroom", exercise]
+    }
+
     /// The command that grades one exercise; its exit status decides the points.
     public static func command(for exercise: String) -> String {
-        "swift run workbook check --classroom \(exercise)"
+        ([tool] + arguments(for: exercise)).joined(separator: " ")
+    }
+
+    /// The shell script that puts every protected file back as the template commit (the
+    /// repository's first) has it, run in the repository before anything is graded: the same policy
+    /// `workbook grade` follows by copying only the exercise files into the template.
+    public static var restoreScript: String {
+        let restored = (ProtectedPaths.pathspecs + [WorkbookLock.fileName]).map(shellQuoted).joined(separator: " ")
+        let cleared = ProtectedPaths.folders.map(shellQuoted).joined(separator: " ")
+        return """
+        git config --global --add safe.directory "$GITHUB_WORKSPACE"
+        template=$(git rev-list --max-parents=0 HEAD | tail -n 1)
+        # Whole folders, so that files a student added to them go too.
+        rm -rf -- \(cleared)
+        git checkout "$template" -- \(restored)
+        """
     }
 
     /// The workflow for `assignment`: restore the protected files from the template commit, build
     /// once, grade each assigned exercise in its own step, report.
     public static func yaml(for assignment: ClassroomAssignment, workbook: Workbook) -> String {
         let exercises = assignment.exercises(in: workbook)
-        let restored = (ProtectedPaths.pathspecs + [WorkbookLock.fileName]).map(shellQuoted).joined(separator: " ")
-        let cleared = ProtectedPaths.folders.map(shellQuoted).joined(separator: " ")
+        let restore = restoreScript.split(separator: "\n").map { "          " + $0 }.joined(separator: "\n")
         var yaml = """
         # GitHub Classroom autograding for this assignment, written by `workbook export`.
         #
@@ -68,15 +90,11 @@ public enum ClassroomWorkflow {
                   fetch-depth: 0
               - name: Restore the protected files from the template commit
                 run: |
-                  git config --global --add safe.directory "$GITHUB_WORKSPACE"
-                  template=$(git rev-list --max-parents=0 HEAD | tail -n 1)
-                  # Whole folders, so that files a student added to them go too.
-                  rm -rf -- \(cleared)
-                  git checkout "$template" -- \(restored)
+        \(restore)
               - name: Build once, so each exercise's step builds only what changed
                 run: |
                   swift build --product workbook
-                  swift run workbook check --classroom || true
+                  \(tool) check --classroom || true
 
         """
         for (_, exercise, points) in exercises {

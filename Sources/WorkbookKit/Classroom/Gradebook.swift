@@ -1,15 +1,19 @@
 import Foundation
 
-/// The teacher's gradebook: a row per student, and per assigned exercise the points and the verdict.
+/// The teacher's gradebook: a row per student, and per assigned exercise the points, the verdict
+/// and why.
 public struct Gradebook: Sendable, Equatable {
     /// One student's result for one exercise.
     public struct Cell: Sendable, Equatable {
         public var points: Int
         public var verdict: ClassroomVerdict
+        /// Why, in one line ("Data race: …"); empty when nothing needs saying.
+        public var reason: String
 
-        public init(points: Int, verdict: ClassroomVerdict) {
+        public init(points: Int, verdict: ClassroomVerdict, reason: String = "") {
             self.points = points
             self.verdict = verdict
+            self.reason = Gradebook.oneLine(reason)
         }
 
         /// No points, not graded: the cell of an exercise a submission never got to.
@@ -22,7 +26,8 @@ public struct Gradebook: Sendable, Equatable {
         public var student: String
         /// By exercise id.
         public var cells: [String: Cell]
-        /// The protected files the submission changed, added or deleted.
+        /// The protected files the submission changed, added or deleted. They were put back before
+        /// grading: the points come from the originals, and this says that the student changed them.
         public var tampered: [String]
         /// What went wrong with the submission as a whole, like "did not build" or "timed out"; empty
         /// when nothing did.
@@ -35,11 +40,14 @@ public struct Gradebook: Sendable, Equatable {
             self.note = note
         }
 
-        /// A row from a student copy's classroom grade.
-        public init(student: String, grade: ClassroomGrade, note: String = "") {
+        /// A row from a classroom grade of the submission's exercise files in a pristine copy of the
+        /// assignment; `tampered` are the protected files the submission itself changed.
+        public init(student: String, grade: ClassroomGrade, tampered: [String] = [], note: String = "") {
             self.init(student: student,
-                      cells: Dictionary(uniqueKeysWithValues: grade.items.map { ($0.exercise, Cell(points: $0.points, verdict: $0.verdict)) }),
-                      tampered: grade.violations.map(\.path), note: note)
+                      cells: Dictionary(uniqueKeysWithValues: grade.items.map {
+                          ($0.exercise, Cell(points: $0.points, verdict: $0.verdict, reason: $0.verdict == .pass ? "" : $0.reason))
+                      }),
+                      tampered: Array(Set(grade.violations.map(\.path) + tampered)).sorted(), note: note)
         }
 
         /// The cell of an exercise; not graded when the row has none.
@@ -51,18 +59,24 @@ public struct Gradebook: Sendable, Equatable {
 
     /// The assigned exercises' ids, in the order of the columns.
     public let exercises: [String]
+    /// The points each exercise is worth, by id.
+    public let maxPoints: [String: Int]
     /// Every student, sorted by name.
     public let rows: [Row]
 
-    /// A gradebook of `rows` over `exercises`: each row gets a not-graded cell for each exercise it
-    /// lacks, and loses any cell of an exercise not in `exercises`. A student named twice is a
-    /// bad-input ``ClassroomError``.
-    public init(exercises: [String], rows: [Row]) throws {
+    /// A gradebook of `rows` over `exercises`, each worth its `maxPoints`: each row gets a not-graded
+    /// cell for each exercise it lacks, and loses any cell of an exercise not in `exercises`. A
+    /// student named twice, or an exercise without its points, is a bad-input ``ClassroomError``.
+    public init(exercises: [String], maxPoints: [String: Int], rows: [Row]) throws {
         var seen: Set<String> = []
         for row in rows where !seen.insert(row.student).inserted {
             throw ClassroomError.badInput("\(row.student) is in the gradebook twice.")
         }
+        if let missing = exercises.first(where: { maxPoints[$0] == nil }) {
+            throw ClassroomError.badInput("The gradebook does not say what \(missing) is worth.")
+        }
         self.exercises = exercises
+        self.maxPoints = maxPoints.filter { exercises.contains($0.key) }
         self.rows = rows.sorted { $0.student < $1.student }.map { row in
             var row = row
             row.cells = Dictionary(uniqueKeysWithValues: exercises.map { ($0, row.cell($0)) })
@@ -70,58 +84,105 @@ public struct Gradebook: Sendable, Equatable {
         }
     }
 
+    /// The most points a student can get.
+    public var maxTotal: Int { exercises.compactMap { maxPoints[$0] }.reduce(0, +) }
+
+    /// One line about a student for the teacher's terminal: points, verdicts counted, protected files
+    /// changed, the note. "ada: 70 of 130 points · 7 pass, 2 race, 1 compile · 2 protected files
+    /// changed (put back before grading)".
+    public func summary(of row: Row) -> String {
+        let counts = ClassroomVerdict.allCases.compactMap { verdict -> String? in
+            let count = exercises.filter { row.cell($0).verdict == verdict }.count
+            return count == 0 ? nil : "\(count) \(verdict.code)"
+        }
+        var parts = ["\(row.student): \(row.total) of \(maxTotal) points", counts.joined(separator: ", ")]
+        if !row.tampered.isEmpty {
+            parts.append("\(row.tampered.count) protected file\(row.tampered.count == 1 ? "" : "s") changed (put back before grading)")
+        }
+        if !row.note.isEmpty { parts.append(Self.oneLine(row.note)) }
+        return parts.filter { !$0.isEmpty }.joined(separator: " · ")
+    }
+
+    /// `text` on one line (its whitespace runs made one space), at most 300 characters.
+    static func oneLine(_ text: String) -> String {
+        let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return words.count <= 300 ? words : words.prefix(299) + "…"
+    }
+
     /// Joins gradebooks of the same exercises, like the CSVs of the shards of one batch. A student
-    /// in two of them, or gradebooks of different exercises, is a bad-input ``ClassroomError``.
+    /// in two of them, or gradebooks of different exercises or points, is a bad-input ``ClassroomError``.
     public static func merge(_ books: [Gradebook]) throws -> Gradebook {
-        guard let first = books.first else { return try Gradebook(exercises: [], rows: []) }
-        if let other = books.first(where: { $0.exercises != first.exercises }) {
+        guard let first = books.first else { return try Gradebook(exercises: [], maxPoints: [:], rows: []) }
+        if let other = books.first(where: { $0.exercises != first.exercises || $0.maxPoints != first.maxPoints }) {
             throw ClassroomError.badInput(
-                "These gradebooks grade different exercises (\(first.exercises.joined(separator: ", ")) and \(other.exercises.joined(separator: ", "))); only shards of one batch can be merged.")
+                "These gradebooks grade different exercises or points (\(first.columnsSaid) and \(other.columnsSaid)); only shards of one batch can be merged.")
         }
         do {
-            return try Gradebook(exercises: first.exercises, rows: books.flatMap(\.rows))
+            return try Gradebook(exercises: first.exercises, maxPoints: first.maxPoints, rows: books.flatMap(\.rows))
         } catch let error as ClassroomError {
             throw ClassroomError.badInput(error.description + " Each student belongs to one shard only; were two shards given the same K/N?")
         }
+    }
+
+    /// "1.1 (10), 1.2 (20)".
+    private var columnsSaid: String {
+        exercises.map { "\($0) (\(maxPoints[$0] ?? 0))" }.joined(separator: ", ")
     }
 }
 
 // MARK: - CSV
 
 extension Gradebook {
-    /// Between the paths of the `tampered` column.
+    /// Between the paths of the changed-files column.
     private static let pathSeparator = "; "
+    /// The columns after the exercises'.
+    private static let trailer = ["total", "max total", "changed protected files", "note"]
 
-    /// The header: student, then `<id> points` and `<id> verdict` per exercise, total, tampered, note.
-    private static func header(_ exercises: [String]) -> [String] {
-        ["student"] + exercises.flatMap { ["\($0) points", "\($0) verdict"] } + ["total", "tampered", "note"]
+    /// An exercise's points column: "1.1 points (max 10)".
+    private static func pointsColumn(_ id: String, _ max: Int) -> String { "\(id) points (max \(max))" }
+
+    /// The header: student; `<id> points (max N)`, `<id> verdict` and `<id> reason` per exercise;
+    /// total, max total, changed protected files, note.
+    private func header() -> [String] {
+        ["student"] + exercises.flatMap { [Self.pointsColumn($0, maxPoints[$0] ?? 0), "\($0) verdict", "\($0) reason"] } + Self.trailer
     }
 
     /// The gradebook as CSV (RFC 4180: CRLF line ends, fields quoted when they hold a comma, a quote
-    /// or a line break). Verdicts are ``ClassroomVerdict/code``s.
+    /// or a line break). Verdicts are ``ClassroomVerdict/code``s. A field a spreadsheet would take for
+    /// a formula (it starts with `=`, `+`, `-`, `@`, a tab or a carriage return) is written with a
+    /// leading `'`, so that it shows as text; so is one that starts with `'`, so that reading it back
+    /// gives what was written.
     public func csv() -> String {
-        let records = [Self.header(exercises)] + rows.map { row in
+        let records = [header()] + rows.map { row in
             [row.student]
-                + exercises.flatMap { id in [String(row.cell(id).points), row.cell(id).verdict.code] }
-                + [String(row.total), row.tampered.joined(separator: Self.pathSeparator), row.note]
+                + exercises.flatMap { id in [String(row.cell(id).points), row.cell(id).verdict.code, row.cell(id).reason] }
+                + [String(row.total), String(maxTotal), row.tampered.joined(separator: Self.pathSeparator), row.note]
         }
-        return records.map { $0.map(CSV.field).joined(separator: ",") + "\r\n" }.joined()
+        return records.map { $0.map { CSV.field(CSV.text($0)) }.joined(separator: ",") + "\r\n" }.joined()
     }
 
     /// Reads a gradebook back from ``csv()``'s text (for merging the shards of a batch). Anything else
     /// — another header, a number that is not one, an unknown verdict, a total that is not the sum of
     /// the row's points — is a bad-input ``ClassroomError``.
     public init(csv text: String) throws {
-        var records = try CSV.records(text)
+        var records = try CSV.records(text).map { $0.map(CSV.untext) }
         guard !records.isEmpty else { throw ClassroomError.badInput("The gradebook CSV is empty: it has no header.") }
         let header = records.removeFirst()
-        let columns = (header.count - 4) / 2
-        let exercises = header.count >= 4 && header.count % 2 == 0
-            ? (0..<columns).map { String(header[1 + 2 * $0].dropLast(" points".count)) } : []
-        guard header == Self.header(exercises) else {
-            throw ClassroomError.badInput(
-                "This is not a gradebook CSV: its header is '\(header.joined(separator: ","))', not student, '<id> points' and '<id> verdict' for each exercise, total, tampered, note.")
+        let width = header.count - 1 - Self.trailer.count
+        var exercises: [String] = [], maxPoints: [String: Int] = [:]
+        if width >= 0 && width % 3 == 0 {
+            for column in stride(from: 1, to: 1 + width, by: 3) {
+                guard let match = header[column].wholeMatch(of: /(.+) points \(max (\d+)\)/), let max = Int(match.2) else { break }
+                exercises.append(String(match.1))
+                maxPoints[String(match.1)] = max
+            }
         }
+        let expected = (try? Gradebook(exercises: exercises, maxPoints: maxPoints, rows: []))?.header()
+        guard header == expected else {
+            throw ClassroomError.badInput(
+                "This is not a gradebook CSV: its header is '\(header.joined(separator: ","))', not student, '<id> points (max N)', '<id> verdict' and '<id> reason' for each exercise, then \(Self.trailer.joined(separator: ", ")).")
+        }
+        let maxTotal = exercises.compactMap { maxPoints[$0] }.reduce(0, +)
         let rows = try records.enumerated().map { number, fields in
             let place = "Row \(number + 2) of the gradebook CSV"
             guard fields.count == header.count else {
@@ -129,7 +190,7 @@ extension Gradebook {
             }
             var cells: [String: Cell] = [:]
             for (column, id) in exercises.enumerated() {
-                let points = fields[1 + 2 * column], code = fields[2 + 2 * column]
+                let points = fields[1 + 3 * column], code = fields[2 + 3 * column]
                 guard let value = Int(points), value >= 0 else {
                     throw ClassroomError.badInput("\(place) gives \(id) '\(points)' points, not a whole number.")
                 }
@@ -137,24 +198,58 @@ extension Gradebook {
                     throw ClassroomError.badInput(
                         "\(place) gives \(id) the verdict '\(code)'; the verdicts are \(ClassroomVerdict.allCases.map(\.code).joined(separator: ", ")).")
                 }
-                cells[id] = Cell(points: value, verdict: verdict)
+                cells[id] = Cell(points: value, verdict: verdict, reason: fields[3 + 3 * column])
             }
-            let tampered = fields[header.count - 2]
+            let trailing = Array(fields.suffix(Self.trailer.count))
             let row = Row(student: fields[0], cells: cells,
-                          tampered: tampered.isEmpty ? [] : tampered.components(separatedBy: Self.pathSeparator),
-                          note: fields[header.count - 1])
-            guard fields[header.count - 3] == String(row.total) else {
-                throw ClassroomError.badInput(
-                    "\(place) has the total '\(fields[header.count - 3])', but its points add up to \(row.total).")
+                          tampered: trailing[2].isEmpty ? [] : trailing[2].components(separatedBy: Self.pathSeparator),
+                          note: trailing[3])
+            guard trailing[0] == String(row.total) else {
+                throw ClassroomError.badInput("\(place) has the total '\(trailing[0])', but its points add up to \(row.total).")
+            }
+            guard trailing[1] == String(maxTotal) else {
+                throw ClassroomError.badInput("\(place) has the max total '\(trailing[1])', but the header's points add up to \(maxTotal).")
             }
             return row
         }
-        try self.init(exercises: exercises, rows: rows)
+        try self.init(exercises: exercises, maxPoints: maxPoints, rows: rows)
+    }
+}
+
+extension Gradebook {
+    /// Writes `text` (a gradebook or its report) to `url`. A file already there with other contents
+    /// is kept first, beside it, as `<name>.<stamp>.bak`; returns where, or `nil` when nothing was kept.
+    public static func save(_ text: String, to url: URL, now: Date = Date()) throws -> URL? {
+        let data = Data(text.utf8)
+        var backup: URL?
+        if let old = FileManager.default.contents(atPath: url.path), old != data {
+            let kept = url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).\(Starters.stamp(now)).bak")
+            try old.write(to: kept, options: .withoutOverwriting)
+            backup = kept
+        }
+        try data.write(to: url, options: .atomic)
+        return backup
     }
 }
 
 /// RFC 4180 fields and records.
 private enum CSV {
+    /// What makes a spreadsheet read a field as a formula (OWASP's list), and the mark that makes it text.
+    static let formulaStarts: Set<Character> = ["=", "+", "-", "@", "\t", "\r"]
+    static let textMark: Character = "'"
+
+    /// `text` with a leading `'` when a spreadsheet would read it as a formula, or when it starts
+    /// with `'` itself (so that ``untext(_:)`` undoes exactly this).
+    static func text(_ text: String) -> String {
+        guard let first = text.first, formulaStarts.contains(first) || first == textMark else { return text }
+        return String(textMark) + text
+    }
+
+    /// A field as written before ``text(_:)``.
+    static func untext(_ field: String) -> String {
+        field.first == textMark ? String(field.dropFirst()) : field
+    }
+
     /// A field, quoted when it holds a comma, a double quote or a line break (its quotes doubled).
     static func field(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }

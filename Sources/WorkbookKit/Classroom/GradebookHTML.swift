@@ -1,8 +1,9 @@
 import Foundation
 
-/// The gradebook as one self-contained web page: students × exercises coloured by verdict, and per
-/// exercise how many students each kind of failure caught, the exercises that trip the class most
-/// first. Inline CSS only: no scripts, fonts or anything else from the network.
+/// The gradebook as one self-contained web page: students × exercises coloured by verdict (each
+/// failing cell's reason on hover, and in a row of details under its student), and per exercise how
+/// many students each kind of failure caught, the exercises that trip the class most first. Inline
+/// CSS only: no scripts, fonts or anything else from the network.
 public enum GradebookHTML {
     /// The page for `gradebook`. Every string a student could have chosen (folder names, notes,
     /// paths) is HTML-escaped.
@@ -23,11 +24,11 @@ public enum GradebookHTML {
         <body>
         <header>
         <h1>Gradebook</h1>
-        <p class="summary">\(students) student\(students == 1 ? "" : "s") · \(gradebook.exercises.count) exercise\(gradebook.exercises.count == 1 ? "" : "s") · average total \(String(format: "%.1f", average))</p>
+        <p class="summary">\(students) student\(students == 1 ? "" : "s") · \(gradebook.exercises.count) exercise\(gradebook.exercises.count == 1 ? "" : "s") · \(gradebook.maxTotal) points possible · average total \(String(format: "%.1f", average))</p>
         </header>
 
         """
-        html += legend
+        html += legend(gradebook)
         html += histogram(gradebook)
         html += table(gradebook)
         html += "</body>\n</html>\n"
@@ -72,29 +73,41 @@ public enum GradebookHTML {
         for id in gradebook.exercises {
             html += "<th scope=\"col\">\(markupEscaped(id))</th>"
         }
-        html += "<th scope=\"col\">Total</th><th scope=\"col\" class=\"notes\">Notes</th></tr></thead>\n<tbody>\n"
+        html += "<th scope=\"col\">Total (of \(gradebook.maxTotal))</th><th scope=\"col\" class=\"notes\">Notes</th></tr></thead>\n<tbody>\n"
+        let columns = gradebook.exercises.count + 3
         for row in gradebook.rows {
             html += "<tr><th scope=\"row\" class=\"student\">\(markupEscaped(row.student))</th>"
             for id in gradebook.exercises {
                 let cell = row.cell(id)
-                html += "<td class=\"cell \(cssClass(cell.verdict))\" title=\"\(markupEscaped("\(id): \(cell.verdict.label)"))\">"
+                let title = "\(id): \(cell.verdict.label)" + (cell.reason.isEmpty ? "" : " — \(cell.reason)")
+                html += "<td class=\"cell \(cssClass(cell.verdict))\" title=\"\(markupEscaped(title))\">"
                     + "<b>\(cell.points)</b><small>\(markupEscaped(cell.verdict.code))</small></td>"
             }
             html += "<td class=\"total\">\(row.total)</td><td class=\"notes\">"
             if !row.tampered.isEmpty {
-                html += "<span class=\"flag\">Protected files changed:</span> "
+                html += "<span class=\"flag\">Protected files changed</span> (put back before grading; the points come from the originals): "
                     + row.tampered.map { "<code>\(markupEscaped($0))</code>" }.joined(separator: ", ")
                 if !row.note.isEmpty { html += "<br>" }
             }
             html += markupEscaped(row.note) + "</td></tr>\n"
+            let failing = gradebook.exercises.filter { row.cell($0).verdict != .pass && !row.cell($0).reason.isEmpty }
+            if !failing.isEmpty {
+                html += "<tr class=\"why\"><td colspan=\"\(columns)\"><details><summary>Why \(markupEscaped(row.student)) lost points: "
+                    + "\(failing.count) exercise\(failing.count == 1 ? "" : "s")</summary><ul>"
+                    + failing.map { "<li><b>\(markupEscaped($0))</b> \(markupEscaped(row.cell($0).reason))</li>" }.joined()
+                    + "</ul></details></td></tr>\n"
+            }
         }
         return html + "</tbody>\n</table>\n</div>\n</section>\n"
     }
 
-    /// What each colour means.
-    private static var legend: String {
-        "<ul class=\"legend\">"
-            + ClassroomVerdict.allCases.map { "<li><span class=\"swatch \(cssClass($0))\"></span>\(markupEscaped($0.label))</li>" }.joined()
+    /// What each colour on the page means.
+    private static func legend(_ gradebook: Gradebook) -> String {
+        let shown = ClassroomVerdict.allCases.filter { verdict in
+            gradebook.rows.contains { row in gradebook.exercises.contains { row.cell($0).verdict == verdict } }
+        }
+        return "<ul class=\"legend\">"
+            + shown.map { "<li><span class=\"swatch \(cssClass($0))\"></span>\(markupEscaped($0.label))</li>" }.joined()
             + "</ul>\n"
     }
 
@@ -154,6 +167,10 @@ public enum GradebookHTML {
         td.total { font-weight: 700; }
         .notes { text-align: left; white-space: normal; min-width: 14rem; font-size: .85rem; }
         .flag { font-weight: 600; color: #33206b; }
+        tr.why td { padding: 0 .6rem .4rem; text-align: left; white-space: normal; border-bottom: 1px solid #d6d6d6; font-size: .85rem; }
+        tr.why summary { cursor: pointer; color: #3a3a3a; }
+        tr.why ul { margin: .3rem 0 .2rem; padding-left: 1.2rem; }
+        tr.why li b { font-variant-numeric: tabular-nums; margin-right: .4rem; }
         code { font: .8rem ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
         \(verdicts)
         """

@@ -1,23 +1,29 @@
 import Foundation
 
-/// A student's copy of the workbook, as `workbook export` writes it: the package without the
-/// reference solutions, the near misses (their correct alternatives are solutions too), the engine's
-/// own tests and the maintainers' CI — plus the hints, the autograding workflow and `workbook.lock`.
+/// A student's copy of the workbook, as `workbook export` writes it: exactly the assigned chapters,
+/// each exercise its pristine starter (never the teacher's working file), the package and the tool —
+/// without the reference solutions, the near misses (their correct alternatives are solutions too),
+/// the engine's own tests and the maintainers' CI — plus a README for students, the hints the teacher
+/// chose (``ExportedHints``), the autograding workflow and `workbook.lock`.
 public struct StudentCopy: Sendable {
     public var workbook: Workbook
     public var assignment: ClassroomAssignment
+    /// How much of each hint ladder goes along.
+    public var hints: HintLevel
 
-    public init(workbook: Workbook, assignment: ClassroomAssignment) {
+    public init(workbook: Workbook, assignment: ClassroomAssignment, hints: HintLevel = .default) {
         self.workbook = workbook
         self.assignment = assignment
+        self.hints = hints
     }
 
-    /// What goes into the copy, by path from the package root: top-level entries, then what inside
-    /// them stays behind.
-    static let copied = [Layout.packageManifest, Layout.sourcesFolder, Layout.testsFolder,
-                         SourceSet.exercises.folder, "README.md", ".gitignore", "LICENSE"]
-    static let leftOut = ["\(Layout.testsFolder)/NearMisses", "\(Layout.testsFolder)/WorkbookKitTests",
-                          "\(Layout.testsFolder)/WorkbookCLITests"]
+    /// Top-level entries copied as the workbook has them, by path from the package root. The
+    /// assigned chapters' exercise folders, the README and the hints are written apart.
+    static let copied = [Layout.packageManifest, Layout.sourcesFolder, Layout.testsFolder, ".gitignore", "LICENSE"]
+    /// What stays behind in `Tests/` whatever is assigned.
+    static let leftOutTests = ["NearMisses", "WorkbookKitTests", "WorkbookCLITests"]
+    /// The copy's README, for students (``StudentReadme``), in place of the workbook's.
+    static let readmeName = "README.md"
 
     /// What `write(to:)` did.
     public struct Written: Sendable, Equatable {
@@ -25,9 +31,13 @@ public struct StudentCopy: Sendable {
         public var files: Int
         /// Whether the copy is a git repository with one commit (the template commit the workflow restores from).
         public var committed: Bool
+        /// The assigned exercises whose file in the workbook's working tree is not its starter (a
+        /// teacher's own attempt, say): the copy has the starter instead.
+        public var notHandedOut: [String]
     }
 
     /// Writes the copy into `folder`, which must not exist or be empty: nothing is ever overwritten.
+    /// Every starter is read before anything is written, so a missing one writes nothing.
     public func write(to folder: URL) throws -> Written {
         let fm = FileManager.default
         if fm.fileExists(atPath: folder.path) {
@@ -39,32 +49,62 @@ public struct StudentCopy: Sendable {
         let source = workbook.root.standardizedFileURL
         // Inside a folder it copies, the copy would copy itself (a build folder is fine: none is copied).
         let inside = workbook.layout.relative(folder).split(separator: "/").first.map(String.init)
-        guard !folder.standardizedFileURL.path.hasPrefix(source.path + "/") || !Self.copied.contains(inside ?? "") else {
+        guard !folder.standardizedFileURL.path.hasPrefix(source.path + "/")
+            || !(Self.copied + [SourceSet.exercises.folder]).contains(inside ?? "") else {
             throw ClassroomError("The student copy cannot go inside \(inside ?? "") of the workbook (\(folder.path)); choose a folder outside it.", isBadInput: true)
         }
-        try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+        let assigned = assignment.exercises(in: workbook)
+        let starters = Starters(workbook: workbook)
+        let commit = starters.currentCommit()
+        let files: [(path: String, starter: Data)] = try assigned.map { chapter, exercise, _ in
+            (Layout.exerciseFile(chapter, exercise), try starters.starter(chapter, exercise, commit: commit))
+        }
+        let notHandedOut = zip(assigned, files).filter { _, file in
+            fm.contents(atPath: workbook.layout.url(file.path).path) != file.starter
+        }.map(\.0.exercise.id)
 
-        var files = 0
-        for entry in Self.copied where fm.fileExists(atPath: source.appendingPathComponent(entry).path) {
-            files += try copy(entry, from: source, to: folder)
+        try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+        let chapters = workbook.chapters.filter { assignment.chapters.contains($0.number) }
+        let others = workbook.chapters.filter { !assignment.chapters.contains($0.number) }
+        let leftOut = Set(Self.leftOutTests.map { "\(Layout.testsFolder)/\($0)" }
+            + others.flatMap { chapter in [Layout.testFolder(chapter)] + chapter.exercises.map { Layout.starterCopy(chapter, $0) } }
+            + files.map(\.path))
+        var written = 0
+        for entry in Self.copied + chapters.map({ Layout.chapterFolder($0) }) {
+            written += try copy(entry, from: source, to: folder, leaving: leftOut)
         }
-        // The hints stay available: `workbook hint` reads them from the solutions' folder.
-        for chapter in workbook.chapters where fm.fileExists(atPath: workbook.layout.url(Layout.hints(chapter)).path) {
-            files += try copy(Layout.hints(chapter), from: source, to: folder)
+        for file in files {
+            try file.starter.write(to: folder.appendingPathComponent(file.path), options: .withoutOverwriting)
         }
-        let workflow = folder.appendingPathComponent(ClassroomWorkflow.path)
-        try fm.createDirectory(at: workflow.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(ClassroomWorkflow.yaml(for: assignment, workbook: workbook).utf8).write(to: workflow)
+        let generated: [(String, Data)] = [
+            (Self.readmeName, Data(StudentReadme.render(assignment: assignment, workbook: workbook, hints: hints).utf8)),
+            (ExportedHints.fileName, try handedOutHints(chapters).encoded()),
+            (ClassroomWorkflow.path, Data(ClassroomWorkflow.yaml(for: assignment, workbook: workbook).utf8)),
+        ]
+        for (path, data) in generated {
+            let url = folder.appendingPathComponent(path)
+            try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: url, options: .withoutOverwriting)
+        }
         try WorkbookLock.make(root: folder, assignment: assignment).write(root: folder)
-        files += 2
-        return Written(files: files, committed: Self.commit(folder))
+        written += files.count + generated.count + 1
+        return Written(files: written, committed: Self.commit(folder), notHandedOut: notHandedOut)
+    }
+
+    /// The hints of the assigned chapters' exercises, at the chosen level.
+    private func handedOutHints(_ chapters: [Chapter]) -> ExportedHints {
+        let ladders = chapters.flatMap { chapter in
+            chapter.exercises.map { ($0.id, workbook.hints(for: $0, in: chapter)) }
+        }
+        return ExportedHints(level: hints, ladders: Dictionary(uniqueKeysWithValues: ladders))
     }
 
     /// Copies `relative` (a file or a folder) from `source` into `destination`, leaving out build
-    /// folders, the learner's state and backups, and ``leftOut``; returns how many files it copied.
-    private func copy(_ relative: String, from source: URL, to destination: URL) throws -> Int {
+    /// folders, the learner's state and backups, and the paths in `leaving`; returns how many files
+    /// it copied.
+    private func copy(_ relative: String, from source: URL, to destination: URL, leaving: Set<String>) throws -> Int {
         let fm = FileManager.default
-        if Self.leftOut.contains(relative) { return 0 }
+        if leaving.contains(relative) { return 0 }
         let name = (relative as NSString).lastPathComponent
         if name.hasPrefix(".build") || name.hasPrefix(".workbook-") || name == ".DS_Store" { return 0 }
         let from = source.appendingPathComponent(relative)
@@ -72,7 +112,7 @@ public struct StudentCopy: Sendable {
         guard fm.fileExists(atPath: from.path, isDirectory: &isFolder) else { return 0 }
         if isFolder.boolValue {
             return try fm.contentsOfDirectory(atPath: from.path).sorted().reduce(0) { count, child in
-                count + (try copy("\(relative)/\(child)", from: source, to: destination))
+                count + (try copy("\(relative)/\(child)", from: source, to: destination, leaving: leaving))
             }
         }
         let to = destination.appendingPathComponent(relative)

@@ -71,6 +71,8 @@ public struct LearnerSession: Sendable {
             if !result.passed, state.done.contains(id) { change.undone.append(id) }
         }
         state.record(report)
+        let failed = report.results.filter { !$0.passed }.map(\.exercise.id)
+        if !failed.isEmpty { state.failedChecks = (state.failedChecks ?? []).union(failed) }
         try save()
         return change
     }
@@ -83,19 +85,26 @@ public struct LearnerSession: Sendable {
         public var steps: [HintStep]
         /// How many steps the ladder has.
         public var total: Int
+        /// The last step is held back until a check of the exercise has failed (a student copy's hints).
+        public var lastStepWaits = false
         public var isLast: Bool { steps.count == total }
     }
 
     /// One more step of `exercise`'s hint ladder (the first again after `restart`); `nil` when this
-    /// copy of the workbook has no hints for it (they live in `Solutions/`).
+    /// copy of the workbook has no hints for it (they live in `Solutions/`, or in a student copy in
+    /// ``ExportedHints``). A student copy shows its last step only once a check of the exercise has
+    /// failed: try first, then read the closest step to the answer.
     public mutating func nextHint(for exercise: Exercise, in chapter: Chapter, restart: Bool = false) throws -> HintView? {
         let ladder = workbook.hints(for: exercise, in: chapter)
         guard !ladder.isEmpty else { return nil }
         let before = restart ? 0 : (state.hintsShown[exercise.id] ?? 0)
-        let shown = min(before + 1, ladder.count)
+        var shown = min(before + 1, ladder.count)
+        let waits = shown == ladder.count && workbook.hintsAreHandedOut(in: chapter)
+            && state.failedChecks?.contains(exercise.id) != true
+        if waits { shown -= 1 }
         state.hintsShown[exercise.id] = shown
         try save()
-        return HintView(steps: Array(ladder.prefix(shown)), total: ladder.count)
+        return HintView(steps: Array(ladder.prefix(shown)), total: ladder.count, lastStepWaits: waits)
     }
 
     // MARK: Solutions

@@ -5,6 +5,9 @@ extension Flag {
     static let student = Flag("--student", .path, help: "the folder to write the student copy into (new or empty)")
     static let chapters = Flag("--chapters", .text(name: "LIST"), help: "the chapters to assign, e.g. 1,3 (default: all)")
     static let points = Flag("--points", .path, help: "a JSON file of points per exercise, e.g. {\"1.1\": 5, \"3.2\": 20} (default: 10 each)")
+    static let hints = Flag("--hints", .text(name: HintLevel.allCases.map(\.rawValue).joined(separator: "|")),
+                            help: "the hints handed out: " + HintLevel.allCases.map { "\($0.rawValue), \($0.summary)" }.joined(separator: "; ")
+                                + " (default: \(HintLevel.default.rawValue))")
 }
 
 extension Command {
@@ -13,14 +16,17 @@ extension Command {
         abstract: "teachers: write a student copy with autograding",
         arguments: .none,
         discussion: """
-        For teachers: writes a student copy of the workbook into a new folder — everything but the \
-        reference solutions, the near misses and the workbook's own tests and CI; the hints stay — \
-        with a GitHub Classroom autograding workflow (\(ClassroomWorkflow.path): one graded step per \
-        exercise) and \(WorkbookLock.fileName) (the assigned chapters, the points, and a checksum of every \
-        file a student must not change). The copy is a git repository with one commit: push it to a \
-        template repository and create the assignment from it.
+        For teachers: writes a student copy of the workbook into a new folder: exactly the assigned \
+        chapters, each exercise as its starter (the kept copy in Tests/Starters, or the committed one — \
+        never the file in your working tree), the tool and the package, a README for students, and the \
+        hints you choose; not the reference solutions, the near misses, the other chapters, or the \
+        workbook's own tests and CI. It adds a GitHub Classroom autograding workflow \
+        (\(ClassroomWorkflow.path): one graded step per exercise) and \(WorkbookLock.fileName) (the \
+        assigned chapters, the points, and a checksum of every file a student must not change). The \
+        copy is a git repository with one commit: push it to a template repository and create the \
+        assignment from it.
         """,
-        flags: [.student, .chapters, .points],
+        flags: [.student, .chapters, .points, .hints],
         run: { arguments in
             guard let folder = arguments.text(.student) else {
                 throw UsageError(message: "say where the student copy goes: --student DIR.")
@@ -32,13 +38,23 @@ extension Command {
                 }
                 return data
             }
+            let hints = try arguments.text(.hints).map { text in
+                guard let level = HintLevel(rawValue: text) else {
+                    throw UsageError(message: "--hints takes \(HintLevel.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'.")
+                }
+                return level
+            } ?? .default
             let assignment = try ClassroomAssignment(workbook: workbook, chapterList: arguments.text(.chapters), pointsFile: pointsFile)
             let destination = URL(fileURLWithPath: folder)
-            let written = try StudentCopy(workbook: workbook, assignment: assignment).write(to: destination)
+            let written = try StudentCopy(workbook: workbook, assignment: assignment, hints: hints).write(to: destination)
             let exercises = assignment.exercises(in: workbook)
             Terminal.say("Wrote a student copy to \(destination.path): \(written.files) files, "
                 + "\(exercises.count) exercises from chapter\(assignment.chapters.count == 1 ? "" : "s") "
-                + "\(assignment.chapters.map(String.init).joined(separator: ", ")), \(assignment.maxScore) points.")
+                + "\(assignment.chapters.map(String.init).joined(separator: ", ")), \(assignment.maxScore) points; hints: \(hints.summary).")
+            Terminal.say(wrap("Every exercise file in it is the starter, whatever your working tree holds"
+                + (written.notHandedOut.isEmpty ? "."
+                    : ": your \(written.notHandedOut.joined(separator: ", ")) \(written.notHandedOut.count == 1 ? "differs" : "differ") from the starter and \(written.notHandedOut.count == 1 ? "was" : "were") not handed out."),
+                width: Terminal.width))
             Terminal.say(written.committed
                 ? "It is a git repository with one commit. Next: push it to a new template repository and create the assignment from it."
                 : "git was not found, so it is not a repository yet: run `git init && git add -A && git commit -m start` in it before pushing.")

@@ -17,10 +17,12 @@ extension Command {
         discussion: """
         For teachers, run in the student copy you exported (it has \(WorkbookLock.fileName)): grades every \
         folder of SUBMISSIONS (each a clone of a student's repository) — only the students' exercise \
-        files are copied into a pristine copy, so edited tests cannot help — and writes one row per \
-        student: points and verdict per exercise, the total, the protected files the student changed, \
-        and a note when a submission did not build or timed out. Student code runs in a sandbox (see \
-        the README: on Linux no network and a read-only file system outside its folder; it is not a container).
+        files are copied into a pristine copy, so every protected file is as handed out, as the \
+        autograding workflow restores them — and writes one row per student: points, verdict and reason \
+        per exercise, the total and the most there was, the protected files the student changed (named; \
+        they change no points), and a note when a submission did not build or timed out. Prints a line \
+        per student. Student code runs in a sandbox (see the README: on Linux no network and a read-only \
+        file system outside its folder; it is not a container).
 
         With --merge, joins the CSVs of the shards of one batch into one gradebook.
         """,
@@ -60,15 +62,25 @@ extension Command {
                 gradebook = try grader.grade(submissions)
                 Terminal.progress(String(format: "Graded in %.0f s.", Date().timeIntervalSince(start)))
             }
-            try gradebook.csv().write(toFile: out, atomically: true, encoding: .utf8)
-            if let html = arguments.text(.html) {
-                try GradebookHTML.render(gradebook).write(toFile: html, atomically: true, encoding: .utf8)
+            let csv = URL(fileURLWithPath: out)
+            var kept = [try Gradebook.save(gradebook.csv(), to: csv)]
+            let html = arguments.text(.html).map { URL(fileURLWithPath: $0) }
+            if let html {
+                kept.append(try Gradebook.save(GradebookHTML.render(gradebook), to: html))
+            }
+            for row in gradebook.rows {
+                Terminal.say(wrap(gradebook.summary(of: row), indent: "  ", width: Terminal.width))
             }
             let notes = gradebook.rows.filter { !$0.note.isEmpty }.count
             let tampered = gradebook.rows.filter { !$0.tampered.isEmpty }.count
-            Terminal.say("Wrote \(out): \(gradebook.rows.count) students, \(gradebook.exercises.count) exercises"
-                + (tampered > 0 ? ", \(tampered) with changed protected files" : "")
+            Terminal.say("\(gradebook.rows.count) students, \(gradebook.exercises.count) exercises, \(gradebook.maxTotal) points possible"
+                + (tampered > 0 ? ", \(tampered) with changed protected files (put back before grading)" : "")
                 + (notes > 0 ? ", \(notes) with a note" : "") + ".")
+            Terminal.say("Gradebook: \(csv.standardizedFileURL.path)")
+            if let html { Terminal.say("Report:    \(html.standardizedFileURL.path)") }
+            for backup in kept.compactMap({ $0 }) {
+                Terminal.say("The file that was there before is kept as \(backup.standardizedFileURL.path).")
+            }
             return 0
         })
 }

@@ -12,15 +12,22 @@ extension Command {
         arguments: .one("exercise", example: "1.1"),
         discussion: """
         Shows the next hint for an exercise: first a question, then a direction, then the shape of the \
-        fix. Each call shows one more step (and the ones before it).
+        fix. Each call shows one more step (and the ones before it). In a student copy, the hints are \
+        the ones the teacher handed out, and the last step comes once a check of the exercise has failed.
         """,
         flags: [.restart],
         run: { arguments in
             let workbook = try currentWorkbook()
             var session = try LearnerSession(workbook: workbook)
             let (chapter, exercise) = try workbook.exercise(named: arguments.only)
+            let lesson = "The lesson, `workbook lesson \(chapter.number)`, explains the idea."
             guard let view = try session.nextHint(for: exercise, in: chapter, restart: arguments.has(.restart)) else {
-                Terminal.say(wrap("This copy of the workbook has no hints for \(exercise.id) (they are kept in \(Layout.hints(chapter))). The lesson, `workbook lesson \(chapter.number)`, explains the idea.", width: Terminal.width))
+                let said = switch workbook.exportedHints?.level {
+                case nil: "This copy of the workbook has no hints for \(exercise.id) (they are kept in \(Layout.hints(chapter)))."
+                case .none?: "Your teacher handed out this assignment without hints."
+                case _?: "The hints handed out with this assignment do not cover \(exercise.id)."
+                }
+                Terminal.say(wrap("\(said) \(lesson)", width: Terminal.width))
                 return 1
             }
             let style = Style.automatic
@@ -31,9 +38,16 @@ extension Command {
                 Terminal.say(renderMarkdown(step.text))
             }
             Terminal.say("")
-            Terminal.say(style.dim(wrap(view.isLast
-                ? "That was the last step. Once \(exercise.id) passes, `workbook solution \(exercise.id)` shows the reference solution."
-                : "Run `workbook hint \(exercise.id)` again for the next step.", width: Terminal.width)))
+            let next = if view.lastStepWaits {
+                "The last step comes once a check of \(exercise.id) has failed: try your fix, run `workbook check \(exercise.id)`, then ask again."
+            } else if !view.isLast {
+                "Run `workbook hint \(exercise.id)` again for the next step."
+            } else if workbook.exportedHints == nil {
+                "That was the last step. Once \(exercise.id) passes, `workbook solution \(exercise.id)` shows the reference solution."
+            } else {
+                "That was the last step. \(lesson)"
+            }
+            Terminal.say(style.dim(wrap(next, width: Terminal.width)))
             return 0
         })
 }

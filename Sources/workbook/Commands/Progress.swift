@@ -8,7 +8,7 @@ extension Command {
         arguments: .none,
         discussion: """
         Shows every chapter's exercises, which are done (passed a `workbook check`), and the next one to \
-        work on, with the file to open and the lesson to read.
+        work on, with the file to open and the lesson to read. In a student copy, each exercise's points too.
         """,
         flags: [],
         run: { _ in
@@ -16,14 +16,18 @@ extension Command {
             let session = try LearnerSession(workbook: workbook)
             let style = Style.automatic
             let (done, total) = session.progress
-            Terminal.say(style.bold("Dispatch Workbook") + " — \(done) of \(total) exercises done")
+            // A student copy: the points its workbook.lock assigns.
+            let points = (try? WorkbookLock.read(root: workbook.root))?.assignment
+            Terminal.say(style.bold("Dispatch Workbook") + " — \(done) of \(total) exercises done"
+                + (points.map { " · the assignment is worth \($0.maxScore) points (`workbook check --classroom` counts yours)" } ?? ""))
             for chapter in workbook.chapters {
                 Terminal.say("")
                 Terminal.say(style.bold("Chapter \(chapter.number) — \(chapter.title)"))
                 Terminal.say(style.dim(wrap(chapter.summary, indent: "  ", width: Terminal.width)))
                 for exercise in chapter.exercises {
                     let mark = session.isDone(exercise) ? style.pass : style.dim("·")
-                    Terminal.say("  \(mark) \(exercise.id) \(exercise.title)")
+                    let worth = points?.points[exercise.id].map { style.dim("  \($0) points") } ?? ""
+                    Terminal.say("  \(mark) \(exercise.id) \(exercise.title)\(worth)")
                 }
             }
             Terminal.say("")
