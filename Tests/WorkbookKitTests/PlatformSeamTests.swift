@@ -8,7 +8,7 @@ struct PlatformSeamTests {
     func conditionsStayInTheSeam() throws {
         // Where an #if may stand, and why: the host's kind (Platform), the C types of posix_spawn and
         // the C library's module (ChildProcess), the terminal-size ioctl and its module (Terminal).
-        let allowed = ["WorkbookKit/Platform/Platform.swift", "WorkbookKit/ChildProcess.swift", "workbook/Terminal.swift"]
+        let allowed = ["WorkbookKit/Platform/Platform.swift", "WorkbookKit/Run/ChildProcess.swift", "workbook/Terminal.swift"]
         let sources = Fixture.packageRoot.appendingPathComponent("Sources")
         let walker = try #require(FileManager.default.enumerator(atPath: sources.path))
         var checked = 0

@@ -1,8 +1,9 @@
 import Foundation
 
-/// What the grader tells a learner about a failure, declared in one place: the sentences of every
-/// finding the engine writes itself (the tests' own words come from the suites).
-enum Says {
+/// What the workbook tells a learner, declared in one place: the sentences of every finding the
+/// engine writes itself (the tests' own words come from the suites), and the tool's own sentences
+/// that more than one command says.
+public enum Says {
     // MARK: Races
 
     /// Two accesses TSan saw unordered. `verb`: changed / read / used; `what`: the variable or
@@ -79,5 +80,22 @@ enum Says {
 
     static func chapterDoesNotCompile(_ chapter: Chapter, _ error: CompilerError) -> String {
         "Chapter \(chapter.number) does not compile, so none of its exercises can run: \(error.message) (in \((error.file as NSString).lastPathComponent))"
+    }
+
+    // MARK: The learner's progress
+
+    /// Files a learner should not have changed did change since the workbook was set up.
+    public static func frozenFilesChanged(_ files: [String]) -> String {
+        "Warning: files outside \(SourceSet.exercises.folder)/ changed since the workbook was set up, so these verdicts may not mean what they say: "
+            + files.prefix(5).joined(separator: ", ") + (files.count > 5 ? ", …" : "")
+            + ". Only the files in \(SourceSet.exercises.folder)/ are yours to edit."
+    }
+
+    /// Exercises that passed before and fail now.
+    public static func undone(_ ids: [String]) -> String {
+        let list = ids.joined(separator: ", ")
+        return ids.count == 1
+            ? "\(list) passed before and fails now, so it is no longer counted as done."
+            : "\(list) passed before and fail now, so they are no longer counted as done."
     }
 }

@@ -47,11 +47,11 @@ public struct Platform: Sendable, Equatable, CustomStringConvertible {
 
     /// How test processes are started (see ``TestLaunch``). On Linux `WORKBOOK_LAUNCH=swift-test`
     /// selects Darwin's way, which works here too.
-    public var launchStyle: TestLaunch.Style {
+    public var launchMethod: TestLaunch.Method {
         switch kind {
         case .darwin: .swiftTest
         case .linux:
-            ProcessInfo.processInfo.environment[TestLaunch.styleVariable] == TestLaunch.Style.swiftTest.rawValue ? .swiftTest : .binary
+            ProcessInfo.processInfo.environment[TestLaunch.methodVariable] == TestLaunch.Method.swiftTest.rawValue ? .swiftTest : .binary
         }
     }
 

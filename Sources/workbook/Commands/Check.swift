@@ -29,7 +29,7 @@ extension Command {
             let report = try Terminal.checker(for: workbook).check(items, runs: arguments.count(.runs))
             let frozen = session.frozenChanges()
             if !frozen.isEmpty {
-                Terminal.warn(Style.automatic(for: STDERR_FILENO).yellow(Messages.frozenFilesChanged(frozen)))
+                Terminal.warn(Style.automatic(for: STDERR_FILENO).yellow(Says.frozenFilesChanged(frozen)))
             }
             let change = try session.record(report)
             if let path = arguments.text(.junit) {
@@ -54,7 +54,7 @@ extension Command {
 /// Says which exercises a check newly passed or newly failed.
 func printChange(_ change: LearnerSession.Change, style: Style) {
     if !change.undone.isEmpty {
-        Terminal.say(style.yellow(wrap(Messages.undone(change.undone), width: Terminal.width)))
+        Terminal.say(style.yellow(wrap(Says.undone(change.undone), width: Terminal.width)))
     }
 }
 

@@ -86,7 +86,7 @@ extension CheckReport {
     public func exercismResults(in workbook: Workbook, frozenChanges: [String] = []) -> ExercismResults {
         let order = workbook.allExercises.map(\.exercise.id)
         let tests = results.map { result in
-            let first = result.findings.sorted { $0.kind < $1.kind }.first
+            let first = result.findings.headline
             let status: ExercismResults.Status = result.passed ? .pass : (result.compileErrors != nil ? .error : .fail)
             return ExercismResults.Test(
                 name: "\(result.exercise.id) \(result.exercise.title)",
@@ -134,7 +134,7 @@ extension CheckReport {
                 if result.passed {
                     xml += "/>\n"
                 } else {
-                    let first = result.findings.sorted { $0.kind < $1.kind }.first
+                    let first = result.findings.headline
                     let message = first.map { "\($0.kind.label): \($0.message)" } ?? "failed"
                     xml += ">\n"
                     xml += #"      <failure type="\#(result.kind?.rawValue ?? "fail")" message="\#(markupEscaped(message))">"#

@@ -89,7 +89,7 @@ public struct CorpusProof: Sendable {
                     if entry.expectation == .fails(.compile) {
                         outcomes[index].held = runs
                     } else {
-                        let error = left.errors.first.map { "\(($0.file as NSString).lastPathComponent):\($0.line): \($0.message)" } ?? ""
+                        let error = left.errors.first.map { $0.summary(.name) } ?? ""
                         outcomes[index].misses.append("does not compile: \(error)")
                     }
                 } else if let broken = build.broken.first(where: { $0.chapter.name == entry.chapter }) {
@@ -97,7 +97,7 @@ public struct CorpusProof: Sendable {
                     if entry.expectation == .fails(.compile) {
                         outcomes[index].held = runs
                     } else {
-                        let error = broken.errors.first.map { "\(($0.file as NSString).lastPathComponent):\($0.line): \($0.message)" } ?? ""
+                        let error = broken.errors.first.map { $0.summary(.name) } ?? ""
                         outcomes[index].misses.append("does not compile: \(error)")
                     }
                 } else if let item = copied.allExercises.first(where: { $0.chapter.name == entry.chapter && $0.exercise.id == entry.exerciseID }) {

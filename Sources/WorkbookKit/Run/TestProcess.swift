@@ -91,8 +91,8 @@ public struct LaunchedTestProcess: TestProcess {
             // A debugger needs the test executable itself, which only the binary launch has.
             guard let testBinary = launch.testBinary else { return nil }
             let follow = inChild ? ["-ex", "set follow-fork-mode child", "-ex", "set detach-on-fork on"] : []
-            let arguments = ["-q", "-batch"] + follow + ["-ex", "run", "-ex", "bt", "--args", testBinary.path,
-                             "--testing-library", "swift-testing", "--filter", filter]
+            let arguments = ["-q", "-batch"] + follow + ["-ex", "run", "-ex", "bt", "--args", testBinary.path]
+                + TestLaunch.swiftTestingOnly + ["--filter", filter]
             guard let result = try? ChildProcess.run(gdb, arguments, environment: sanitizerEnvironment(logFolder: nil),
                                                      timeLimit: 60) else { return nil }
             return CrashStack(gdbOutput: result.output, learnerFileSuffix: learnerFile)

@@ -73,7 +73,7 @@ public struct ExerciseVerdict: Sendable, Equatable {
     public var passed: Bool { findings.isEmpty && testsRun > 0 && testsFailed == 0 }
 
     /// The kind a learner must deal with first (compile, race, crash, hang, wrong).
-    public var kind: FailureKind? { passed ? nil : (findings.map(\.kind).min() ?? .wrong) }
+    public var kind: FailureKind? { passed ? nil : (findings.headline?.kind ?? .wrong) }
 
     /// The same verdict with its crash finding pointed at the learner's line and the trapping call.
     /// `test`: the display name of the test that crashed this way, when known.
@@ -98,4 +98,9 @@ public struct ExerciseVerdict: Sendable, Equatable {
         }
         return copy
     }
+}
+
+extension Array where Element == Finding {
+    /// The finding a learner must deal with first: the lowest kind (compile, race, crash, hang, wrong).
+    public var headline: Finding? { self.min { $0.kind < $1.kind } }
 }

@@ -88,8 +88,8 @@ public struct Selftest: Sendable {
         // The engine's unit tests run from this build.
         solutionBuilder.withEngine = true
         let solutions = try solutionBuilder.build(chapters)
-        problems += solutions.broken.map { "Solutions of \($0.chapter.shortName) do not compile: \($0.errors.first.map { "\($0.file):\($0.line): \($0.message)" } ?? "")" }
-        problems += solutions.excluded.map { "The solution of \($0.exercise.id) does not compile: \($0.errors.first.map { "\($0.file):\($0.line): \($0.message)" } ?? "")" }
+        problems += solutions.broken.map { "Solutions of \($0.chapter.shortName) do not compile: \($0.errors.first.map { $0.summary() } ?? "")" }
+        problems += solutions.excluded.map { "The solution of \($0.exercise.id) does not compile: \($0.errors.first.map { $0.summary() } ?? "")" }
 
         var unitFailures: [String] = []
         var unitPassed = false
@@ -107,7 +107,7 @@ public struct Selftest: Sendable {
                                      progress: progress)
         starterBuilder.remembersExclusions = false
         let starters = try starterBuilder.build(chapters)
-        problems += starters.broken.map { "Starters of \($0.chapter.shortName) do not compile: \($0.errors.first.map { "\($0.file):\($0.line): \($0.message)" } ?? "")" }
+        problems += starters.broken.map { "Starters of \($0.chapter.shortName) do not compile: \($0.errors.first.map { $0.summary() } ?? "")" }
 
         // A starter that must not compile is left out of its chapter's build, in its own file only,
         // while the chapter's other starters are built and run (and must fail as they declare).
@@ -116,7 +116,7 @@ public struct Selftest: Sendable {
             if Self.caughtAsExpected(exclusion) {
                 rows[index].starterCaught = runs
             } else {
-                let error = exclusion.errors.first.map { "\(($0.file as NSString).lastPathComponent):\($0.line): \($0.message)" } ?? ""
+                let error = exclusion.errors.first.map { $0.summary(.name) } ?? ""
                 rows[index].starterMisses.append("does not compile: \(error)")
             }
         }
@@ -205,7 +205,7 @@ public struct Selftest: Sendable {
     }
 
     static func describe(_ verdict: ExerciseVerdict) -> String {
-        let first = verdict.findings.min { $0.kind < $1.kind }
+        let first = verdict.findings.headline
         return "\(verdict.kind?.label ?? "failed"): \(first?.message.prefix(160) ?? "a test failed")"
     }
 

@@ -1,52 +1,5 @@
 import Foundation
 
-/// Which code a build compiles into the chapter modules.
-public enum SourceSet: String, Sendable {
-    case exercises
-    case solutions
-
-    /// The folder the code comes from.
-    public var folder: String { self == .exercises ? "Exercises" : "Solutions" }
-}
-
-/// A compiler error, located.
-public struct CompilerError: Sendable, Equatable, Codable {
-    public var file: String
-    public var line: Int
-    public var column: Int
-    public var message: String
-}
-
-/// An exercise left out of its chapter's build because its own file does not compile.
-public struct ExcludedExercise: Sendable, Equatable {
-    public var chapter: Chapter
-    public var exercise: Exercise
-    /// The compiler's errors, every one of them in the exercise's own file.
-    public var errors: [CompilerError]
-}
-
-/// The result of building the chapters and their tests.
-public struct BuildResult: Sendable {
-    /// The chapters that made it into the test binary (some maybe without an exercise, see `excluded`).
-    public var built: [Chapter]
-    /// Chapters left out because they do not compile, with their errors.
-    public var broken: [(chapter: Chapter, errors: [CompilerError])]
-    /// Exercises left out of chapters that were built without them: each one's own file does not
-    /// compile, and its suite was left out with it.
-    public var excluded: [ExcludedExercise] = []
-    /// How to run the tests of this build, when anything was built.
-    public var launch: TestLaunch?
-    public var seconds: Double
-    /// Output of the last build attempt (for --verbose and for failures outside any chapter).
-    public var output: String
-
-    /// `true` when `exercise` of `chapter` is in the test binary.
-    public func contains(_ chapter: Chapter, _ exercise: Exercise) -> Bool {
-        built.contains { $0.name == chapter.name }
-            && !excluded.contains { $0.chapter.name == chapter.name && $0.exercise.id == exercise.id }
-    }
-}
-
 /// Builds the chapters under the Thread Sanitizer, leaving out what does not compile.
 ///
 /// One file that fails to compile fails the whole test build, so the builder reads the errors and
@@ -123,7 +76,7 @@ public struct Builder: Sendable {
                 }
             }
             guard !decisions.isEmpty else {
-                let summary = errors.prefix(5).map { "\($0.file):\($0.line): \($0.message)" }.joined(separator: "\n")
+                let summary = errors.prefix(5).map { $0.summary() }.joined(separator: "\n")
                 throw WorkbookError.toolFailed(
                     "The build failed outside the chapters, so nothing can be graded.\n"
                         + (summary.isEmpty ? Grader.tail(of: result.output, lines: 30) : summary))
@@ -211,62 +164,6 @@ public struct Builder: Sendable {
         return (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     }
 
-    // MARK: Remembering what was left out
-
-    /// One exercise left out by the last successful build in this scratch path, with a fingerprint
-    /// of everything its chapter's build reads.
-    struct Remembered: Codable, Equatable {
-        var chapter: String
-        var exercise: String
-        var errors: [CompilerError]
-        var fingerprint: String
-    }
-
-    private var memoFile: URL { scratchPath.appendingPathComponent("workbook-left-out-\(sources.rawValue).json") }
-
-    /// The exclusions the last build here made, for chapters of `chapters` whose files (sources,
-    /// tests, Package.swift) are byte for byte the same as then.
-    func rememberedExclusions(of chapters: [Chapter]) -> [ExcludedExercise] {
-        guard let data = try? Data(contentsOf: memoFile),
-              let entries = try? JSONDecoder().decode([Remembered].self, from: data) else { return [] }
-        return entries.compactMap { entry in
-            guard let chapter = chapters.first(where: { $0.name == entry.chapter }),
-                  let exercise = chapter.exercises.first(where: { $0.id == entry.exercise }),
-                  entry.fingerprint == fingerprint(of: chapter) else { return nil }
-            return ExcludedExercise(chapter: chapter, exercise: exercise, errors: entry.errors)
-        }
-    }
-
-    /// Writes down what a successful build left out (nothing: removes the note).
-    func remember(_ excluded: [ExcludedExercise]) {
-        guard !excluded.isEmpty else {
-            try? FileManager.default.removeItem(at: memoFile)
-            return
-        }
-        let entries = excluded.map { Remembered(chapter: $0.chapter.name, exercise: $0.exercise.id, errors: $0.errors,
-                                                fingerprint: fingerprint(of: $0.chapter)) }
-        guard let data = try? JSONEncoder().encode(entries) else { return }
-        try? FileManager.default.createDirectory(at: scratchPath, withIntermediateDirectories: true)
-        try? data.write(to: memoFile, options: .atomic)
-    }
-
-    /// A hash (FNV-1a, 64 bits) of the names and bytes of the chapter's source and test files and of
-    /// Package.swift: what decides whether the chapter compiles, and with which exercises.
-    func fingerprint(of chapter: Chapter) -> String {
-        var print = Fingerprint()
-        let folders = [Layout.chapterFolder(chapter, in: sources), Layout.testFolder(chapter)]
-        var files = [Layout.packageManifest]
-        for folder in folders {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: workbook.root.appendingPathComponent(folder).path)) ?? []
-            files += names.sorted().map { "\(folder)/\($0)" }
-        }
-        for file in files {
-            print.mix(file.utf8)
-            print.mix((try? Data(contentsOf: workbook.root.appendingPathComponent(file))) ?? Data())
-        }
-        return print.text
-    }
-
     private func sourceFile(_ chapter: Chapter, _ exercise: Exercise) -> URL {
         workbook.layout.url(Layout.exerciseFile(chapter, exercise, in: sources))
     }
@@ -274,81 +171,5 @@ public struct Builder: Sendable {
     /// One build of the package, through ``packageBuild`` or SwiftPM.
     private func runBuild(only: [String]?, exclude: [String]) throws -> ChildResult {
         try (packageBuild ?? SwiftPMBuild(builder: self)).run(only: only, exclude: exclude)
-    }
-
-    /// SwiftPM's `[118/121] Compiling …` as (118, 121).
-    static func buildStep(_ line: String) -> (done: Int, of: Int)? {
-        guard line.hasPrefix("["), let close = line.firstIndex(of: "]") else { return nil }
-        let numbers = line[line.index(after: line.startIndex)..<close].split(separator: "/").compactMap { Int($0) }
-        return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
-    }
-
-    /// Every `file:line:col: error: message` line, once each.
-    public static func compilerErrors(in output: String) -> [CompilerError] {
-        diagnostics(in: output, severity: "error")
-    }
-
-    /// Every `file:line:col: warning: message` line, once each.
-    public static func compilerWarnings(in output: String) -> [CompilerError] {
-        diagnostics(in: output, severity: "warning")
-    }
-
-    private static func diagnostics(in output: String, severity: String) -> [CompilerError] {
-        var seen = Set<String>()
-        var errors: [CompilerError] = []
-        for line in output.split(separator: "\n") {
-            guard let range = line.range(of: ": \(severity): ") else { continue }
-            let location = line[..<range.lowerBound].split(separator: ":")
-            guard location.count >= 3, let lineNumber = Int(location[location.count - 2]),
-                  let column = Int(location[location.count - 1]) else { continue }
-            let file = location.dropLast(2).joined(separator: ":")
-            let message = String(line[range.upperBound...])
-            let key = "\(file):\(lineNumber):\(column):\(message)"
-            guard seen.insert(key).inserted else { continue }
-            errors.append(CompilerError(file: file, line: lineNumber, column: column, message: message))
-        }
-        return errors
-    }
-
-    /// A toolchain without the Thread Sanitizer, said plainly.
-    static func missingSanitizer(_ output: String) -> String? {
-        let signs = ["unsupported option '-sanitize=thread'", "sanitizer is unsupported",
-                     "libclang_rt.tsan", "cannot find -lclang_rt.tsan"]
-        guard signs.contains(where: output.contains) else { return nil }
-        return "This Swift toolchain has no Thread Sanitizer, and the workbook grades every exercise under it. Install a toolchain from swift.org (Linux x86_64/arm64 or macOS; Xcode's toolchain on macOS) — TSan is part of it."
-    }
-}
-
-/// Runs one build of the package with some chapters only and some files left out: the seam between
-/// SwiftPM and the ``Builder``'s policy of leaving out what does not compile.
-public protocol PackageBuild: Sendable {
-    /// Builds the chapters `only` names (all when `nil`) and their tests, without the
-    /// `<target>/<file>` entries of `exclude`.
-    func run(only: [String]?, exclude: [String]) throws -> ChildResult
-}
-
-/// `swift build --build-tests --sanitize=thread` over a builder's package and scratch path, with
-/// SwiftPM's step count as progress when the builder shows steps.
-struct SwiftPMBuild: PackageBuild {
-    let builder: Builder
-
-    func run(only: [String]?, exclude: [String]) throws -> ChildResult {
-        var settings = TestLaunch(packageRoot: builder.workbook.root, scratchPath: builder.scratchPath,
-                                  sources: builder.sources, only: only, exclude: exclude)
-        settings.withEngine = builder.withEngine
-        var onLine: (@Sendable (String) -> Void)?
-        if builder.showsSteps {
-            let progress = builder.progress
-            onLine = { line in
-                guard let step = Builder.buildStep(line) else { return }
-                progress("Building under the Thread Sanitizer: step \(step.done) of \(step.of)")
-            }
-        }
-        return try ChildProcess.run(
-            "swift",
-            ["build", "--build-tests", "--sanitize=thread",
-             "--package-path", builder.workbook.root.path, "--scratch-path", builder.scratchPath.path],
-            environment: settings.buildEnvironment, timeLimit: 1_800,
-            onLine: onLine)
     }
 }

@@ -8,14 +8,14 @@ import Foundation
 /// too, which is how the code path macOS uses is tested here: `WORKBOOK_LAUNCH=swift-test` selects
 /// it for every run, and the selftest's fault drill runs a chapter through it.
 public struct TestLaunch: Sendable, Equatable {
-    public enum Style: String, Sendable {
+    public enum Method: String, Sendable {
         /// The test executable, run directly (Linux).
         case binary
         /// `swift test --skip-build` over the build already made (macOS; Linux on request).
         case swiftTest = "swift-test"
     }
 
-    public var style: Style
+    public var method: Method
     /// The package whose build this is.
     public var packageRoot: URL
     /// The build's scratch path.
@@ -31,21 +31,24 @@ public struct TestLaunch: Sendable, Equatable {
     /// Whether the build holds the engine and its tests (see ``BuildSettings/engine``).
     public var withEngine = true
 
-    /// The variable that selects ``Style/swiftTest`` on Linux.
-    public static let styleVariable = "WORKBOOK_LAUNCH"
+    /// The variable that selects ``Method/swiftTest`` on Linux.
+    public static let methodVariable = "WORKBOOK_LAUNCH"
 
-    /// The style this platform needs (see ``Platform/launchStyle``).
-    public static var platformStyle: Style { Platform.host.launchStyle }
+    /// The method this platform needs (see ``Platform/launchMethod``).
+    public static var platformMethod: Method { Platform.host.launchMethod }
 
-    public init(style: Style = TestLaunch.platformStyle, packageRoot: URL, scratchPath: URL, sources: SourceSet,
+    public init(method: Method = TestLaunch.platformMethod, packageRoot: URL, scratchPath: URL, sources: SourceSet,
                 only: [String]?, exclude: [String] = []) {
-        self.style = style
+        self.method = method
         self.packageRoot = packageRoot
         self.scratchPath = scratchPath
         self.sources = sources
         self.only = only
         self.exclude = exclude
     }
+
+    /// What tells a test executable to run Swift Testing's tests (SwiftPM passes the same).
+    public static let swiftTestingOnly = ["--testing-library", "swift-testing"]
 
     /// The test executable SwiftPM links in `scratchPath` on Linux.
     public static func testBinary(in scratchPath: URL) -> URL {
@@ -54,7 +57,7 @@ public struct TestLaunch: Sendable, Equatable {
 
     /// The test executable, for what only a directly run binary allows (a debugger), or `nil` when
     /// the tests are started through `swift test`.
-    public var testBinary: URL? { style == .binary ? Self.testBinary(in: scratchPath) : nil }
+    public var testBinary: URL? { method == .binary ? Self.testBinary(in: scratchPath) : nil }
 
     /// The settings Package.swift reads, as the build had them.
     public var buildEnvironment: [String: String] {
@@ -67,7 +70,7 @@ public struct TestLaunch: Sendable, Equatable {
     /// when the test process it started died of a signal, and says which ("Process '…' exited with
     /// unexpected signal code 4", SwiftPM's `SwiftTestCommand.swift`).
     public func testProcessTermination(_ termination: Termination, output: String) -> Termination {
-        guard style == .swiftTest, case .exited = termination,
+        guard method == .swiftTest, case .exited = termination,
               let match = output.firstMatch(of: /exited with unexpected signal code (\d+)/),
               let signal = Int32(match.1) else { return termination }
         return .signaled(signal)
@@ -75,9 +78,9 @@ public struct TestLaunch: Sendable, Equatable {
 
     /// The command that runs the Swift Testing tests with `testingArguments` (event stream, filters).
     public func command(_ testingArguments: [String]) -> (executable: String, arguments: [String], environment: [String: String]) {
-        switch style {
+        switch method {
         case .binary:
-            return (Self.testBinary(in: scratchPath).path, ["--testing-library", "swift-testing"] + testingArguments, [:])
+            return (Self.testBinary(in: scratchPath).path, Self.swiftTestingOnly + testingArguments, [:])
         case .swiftTest:
             return ("swift", ["test", "--skip-build", "--disable-xctest", "--sanitize=thread",
                               "--package-path", packageRoot.path, "--scratch-path", scratchPath.path] + testingArguments,

@@ -59,7 +59,7 @@ public struct Checker: Sendable {
         }
         let runnable = items.filter { build.contains($0.chapter, $0.exercise) }
         if var launch = build.launch, !runnable.isEmpty {
-            launch.style = platform.launchStyle
+            launch.method = platform.launchMethod
             var process = LaunchedTestProcess(launch: launch)
             process.platform = platform
             let runner = TestRunner(process: process)
@@ -138,7 +138,7 @@ public struct CheckReport: Sendable {
                 let message = missing == exercise
                     ? Says.fileMissing(file, missing) : Says.chapterMissingFile(chapter, file, missing)
                 return [Finding(kind: .compile, message: message, file: file,
-                                detail: errors.prefix(3).map { "\(Layout.trimmed($0.file)):\($0.line): \($0.message)" }.joined(separator: "\n"))]
+                                detail: errors.prefix(3).map { $0.summary(.fromPackageRoot) }.joined(separator: "\n"))]
             }
             if let errors = compileErrors {
                 let own = errors.filter { $0.file.hasSuffix("/" + exercise.file) }

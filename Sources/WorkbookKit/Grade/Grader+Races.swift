@@ -1,0 +1,118 @@
+import Foundation
+
+/// Races: a report placed at the learner's lines, and reports TSan cannot judge.
+extension Grader {
+    /// Builds the learner's finding for a report that names a file of the batch.
+    func raceFinding(_ report: TSanReport, _ batch: [(chapter: Chapter, exercise: Exercise)])
+        -> ((chapter: Chapter, exercise: Exercise), Finding)?
+    {
+        // The access frames first (they are where the race is), then any frame of the report.
+        let frames = report.accesses.flatMap(\.frames) + report.allFrames
+        for frame in frames {
+            guard let file = frame.file, let item = batch.first(where: { frame.isIn(suffix(of: $0)) }) else { continue }
+            let path = Layout.exerciseFile(item.chapter, item.exercise, in: sources)
+            // Symbolizing sometimes loses an access's line; the same function's line elsewhere in the
+            // report, or the other access's line, stands in for it.
+            let known = report.allFrames.filter { $0.isIn(suffix(of: item)) && $0.line != nil }
+            let accesses = report.accesses.map { access -> (TSanReport.Access, Int?) in
+                let mine = access.frames.first { $0.isIn(suffix(of: item)) }
+                let line = mine?.line ?? mine.flatMap { frame in known.first { $0.symbol == frame.symbol }?.line }
+                return (access, line)
+            }
+            let line = accesses.compactMap(\.1).first ?? frame.line ?? known.first?.line
+            // Darwin's atos names the file without its folder: then read it where the workbook keeps it.
+            let source = readSource(file.contains("/") ? file : path)
+            let accessLines = accesses.filter(\.0.isWrite).compactMap(\.1) + accesses.filter { !$0.0.isWrite }.compactMap(\.1)
+            let variable = Self.variableName(inLines: accessLines + (line.map { [$0] } ?? []), of: source)
+            let what = variable.map { "`\($0)`" } ?? "the same memory"
+            let writes = report.accesses.filter(\.isWrite).count
+            let verb = writes == report.accesses.count ? "changed" : (writes == 0 ? "read" : "used (at least one of them changing)")
+            let places = accesses.map { access, line in
+                "\(item.exercise.file)\(line.map { ":\($0)" } ?? "") (\(access.isWrite ? "write" : "read"), \(Self.describeThread(access.thread, report)))"
+            }
+            let message = Says.race(verb: verb, what: what, places: places)
+            return (item, Finding(kind: .race, message: message, file: path, line: line, detail: report.raw))
+        }
+        return nil
+    }
+
+    /// A report TSan cannot judge: every access it names in the learner's file sits inside a
+    /// `Mutex.withLock` closure. On Linux TSan does not see `Mutex` (its `withLock` is inlined and
+    /// no frame names it), so such a report says nothing about the learner's code; the verdict then
+    /// rests on the tests' results, and the learner gets a note instead of a race.
+    func falseAlarm(_ report: TSanReport, _ batch: [(chapter: Chapter, exercise: Exercise)])
+        -> ((chapter: Chapter, exercise: Exercise), String)?
+    {
+        for item in batch {
+            let lines = report.accesses.compactMap { access in
+                access.frames.first { $0.isIn(suffix(of: item)) }
+            }
+            guard lines.count == report.accesses.count, let file = lines.first?.file else { continue }
+            let source = readSource(file.contains("/") ? file : Layout.exerciseFile(item.chapter, item.exercise, in: sources))
+            guard lines.allSatisfy({ frame in frame.line.map { Self.isInsideWithLock(line: $0, of: source) } ?? false }) else { continue }
+            return (item, Says.mutexFalseAlarm(lines.compactMap(\.line).map { "\(item.exercise.file):\($0)" }))
+        }
+        return nil
+    }
+
+    private func suffix(of item: (chapter: Chapter, exercise: Exercise)) -> String {
+        "/" + Layout.exerciseFile(item.chapter, item.exercise, in: sources)
+    }
+
+    static func describeThread(_ thread: String, _ report: TSanReport) -> String {
+        if thread == "main thread" { return "the main thread" }
+        return report.threadKinds[thread].map { "thread \(thread), \($0)" } ?? "thread \(thread)"
+    }
+
+    /// The variable a line assigns or reads, as a best guess: `toComplete -= 1` → `toComplete`.
+    static func variableName(inLine line: Int, of source: String?) -> String? {
+        guard let source else { return nil }
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        guard line >= 1, line <= lines.count else { return nil }
+        let text = lines[line - 1].trimmingCharacters(in: .whitespaces)
+        func name(_ expression: Substring) -> String? {
+            // `self.items[key]` → `items`; `{ count` → `count`.
+            var lhs = expression.split(separator: " ").last.map(String.init) ?? ""
+            if let bracket = lhs.firstIndex(of: "[") { lhs = String(lhs[..<bracket]) }
+            let name = lhs.split(separator: ".").last.map(String.init) ?? lhs
+            return !name.isEmpty && name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) ? name : nil
+        }
+        for op in [" += ", " -= ", " *= ", " /= ", " = "] {
+            if let range = text.range(of: op), let found = name(text[..<range.lowerBound]) { return found }
+        }
+        // A mutating call: `items.append(x)`, `flags.toggle()`, `cache.removeValue(forKey: k)`.
+        for method in [".append(", ".insert(", ".remove(", ".removeAll(", ".removeFirst(", ".removeLast(",
+                       ".removeValue(", ".updateValue(", ".toggle(", ".formUnion(", ".sort("] {
+            if let range = text.range(of: method), let found = name(text[..<range.lowerBound]) { return found }
+        }
+        return nil
+    }
+
+    /// The variable a report is about: the first of its access lines (writes first) that names one.
+    static func variableName(inLines lines: [Int], of source: String?) -> String? {
+        lines.lazy.compactMap { variableName(inLine: $0, of: source) }.first
+    }
+
+    /// `true` when `line` sits inside a `withLock { … }` closure, judged by the braces before it.
+    static func isInsideWithLock(line: Int, of source: String?) -> Bool {
+        guard let source else { return false }
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        guard line >= 1, line <= lines.count else { return false }
+        var depth = 0
+        for index in stride(from: line - 1, through: 0, by: -1) {
+            let text = index == line - 1 ? "" : String(lines[index])
+            for character in text.reversed() {
+                if character == "}" { depth += 1 }
+                if character == "{" {
+                    if depth == 0 {
+                        if text.contains("withLock") { return true }
+                    } else {
+                        depth -= 1
+                    }
+                }
+            }
+            if index == line - 1, lines[index].contains("withLock") { return true }
+        }
+        return false
+    }
+}
