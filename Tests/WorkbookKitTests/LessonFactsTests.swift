@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+@testable import WorkbookKit
+
+/// Keeps wrong platform facts out of everything a learner reads: the lessons, the measurements
+/// page, the hints, the exercise and solution files (their contracts and comments), the first
+/// lines of the near misses, the chapters' test suites (their failure messages), and the grader's
+/// messages.
+///
+/// Each rule is a phrase that once said something false, with the source that shows it false, so
+/// that a failure says what to write instead.
+@Suite("Lesson facts")
+struct LessonFactsTests {
+    struct Rule: Sendable {
+        var pattern: String
+        var why: String
+    }
+
+    static let wrongPhrases: [Rule] = [
+        Rule(pattern: #"shared/|shared notes|platform notes|workbook's notes"#,
+             why: "cite a file the learner has: Exercises/MEASUREMENTS.md"),
+        Rule(pattern: #"however far apart in time"#,
+             why: "TSan compares an access with the few accesses it still remembers for that memory (tsan_defs.h, kShadowCnt = 4 per 8 bytes; MEASUREMENTS.md M3)"),
+        Rule(pattern: #"(released|deallocated|freed|goes away|let go)[^.;]{0,30}while (it is )?(still )?entered((?!\bnot\b)[^.;]){0,40}(crash|trap)"#,
+             why: "an entered group is leaked, not a crash: dispatch_group_enter retains it (src/semaphore.c, rdar://problem/22318411; MEASUREMENTS.md M8)"),
+        Rule(pattern: #"group[^.;]{0,60}(still entered|while entered)[^.;]{0,30}(crashes|traps)"#,
+             why: "an entered group is leaked, not a crash (MEASUREMENTS.md M8)"),
+        Rule(pattern: #"(crash|trap)(es|s)? on (one platform|Apple platforms)[^.;]{0,40}(leak|entered)"#,
+             why: "an entered group is leaked on every current platform (MEASUREMENTS.md M8)"),
+        Rule(pattern: #"Apple platforms (trap|crash)[^.;]{0,20}(:|when)[^.;]{0,40}group"#,
+             why: "an entered group is leaked on every current platform (MEASUREMENTS.md M8)"),
+        Rule(pattern: #"older (libdispatch )?releases[^.;]{0,40}crash"#,
+             why: "Apple's releases have retained an entered group since libdispatch-500.10.1 (2015); do not teach the old behaviour"),
+        Rule(pattern: #"Apple platforms print|printed on Apple platforms|messages? (is|are) printed|Apple platforms with the message"#,
+             why: "DISPATCH_CLIENT_CRASH records its message for the crash report, not the program's output (src/internal.h); say \"the crash report says\""),
+        Rule(pattern: #"about every access|every access to a class's stored property"#,
+             why: "Swift's access-race reports come from modify (inout, mutating) accesses, not from every access"),
+        Rule(pattern: #"invisible to (TSan|the Thread Sanitizer)|TSan (on Linux )?does not see .?Mutex|Mutex.? is invisible"#,
+             why: "Mutex is partly visible to TSan on Linux: say what was measured (MEASUREMENTS.md M5)"),
+        Rule(pattern: #"count \*?when they are called|does not exist for them|only knows its count at the moment"#,
+             why: "notify fires the first time the count is zero after it is called; work entered while the count is above zero is waited for (src/semaphore.c, dispatch_group_leave / _dispatch_group_wake)"),
+        Rule(pattern: #"shows errors only|show errors only"#,
+             why: "workbook check shows the compiler's warnings about the learner's file too"),
+        Rule(pattern: #"(Linux toolchain|on Linux)[^.;]{0,30}barrier[^.;]{0,120}(not to act|loses)"#,
+             why: "a barrier work item loses its flag under TSan's interceptors, on every platform; the API keeps it (MEASUREMENTS.md M4)"),
+        Rule(pattern: #"design is sound"#,
+             why: "the modals article's [weak self] in dismissAction is the very trap chapter 3 teaches"),
+        Rule(pattern: #"starting at 0 is the event pattern, and the thread sleeps only"#,
+             why: "for Rocket's recipe 2 code (wait, then call, then signal) a semaphore at 0 does block forever"),
+        Rule(pattern: #"(the )?global queues and (every|the) queues? you create share"#,
+             why: "a serial queue you create targets an overcommit root queue; the constrained cap is the global and concurrent queues' (src/queue.c; MEASUREMENTS.md M9)"),
+        Rule(pattern: #"what a semaphore could not do"#,
+             why: "a semaphore can let every waiter through if each passes the signal on (a turnstile; MEASUREMENTS.md M12)"),
+    ]
+
+    /// What a learner reads: (path relative to the package root, text).
+    static func readable() throws -> [(path: String, text: String)] {
+        let root = Fixture.packageRoot
+        let fm = FileManager.default
+        var found: [(String, String)] = []
+        func add(_ relative: String, firstLineOnly: Bool = false) {
+            guard let text = try? String(contentsOf: root.appendingPathComponent(relative), encoding: .utf8) else { return }
+            found.append((relative, firstLineOnly ? String(text.prefix { $0 != "\n" }) : text))
+        }
+        add("Exercises/MEASUREMENTS.md")
+        for set in ["Exercises", "Solutions"] {
+            for chapter in try fm.contentsOfDirectory(atPath: root.appendingPathComponent(set).path).sorted() {
+                let folder = root.appendingPathComponent("\(set)/\(chapter)")
+                guard let files = try? fm.contentsOfDirectory(atPath: folder.path) else { continue }
+                for file in files.sorted() where file.hasSuffix(".swift") || file.hasSuffix(".md") {
+                    add("\(set)/\(chapter)/\(file)")
+                }
+            }
+        }
+        let nearMisses = root.appendingPathComponent("Tests/NearMisses")
+        for chapter in (try? fm.contentsOfDirectory(atPath: nearMisses.path))?.sorted() ?? [] {
+            for file in (try? fm.contentsOfDirectory(atPath: nearMisses.appendingPathComponent(chapter).path))?.sorted() ?? [] {
+                add("Tests/NearMisses/\(chapter)/\(file)", firstLineOnly: true)
+            }
+        }
+        // The chapters' suites: their failure messages are read by learners too.
+        let tests = root.appendingPathComponent("Tests")
+        for folder in (try? fm.contentsOfDirectory(atPath: tests.path))?.sorted() ?? [] where folder.hasPrefix("Chapter") {
+            for file in (try? fm.contentsOfDirectory(atPath: tests.appendingPathComponent(folder).path))?.sorted() ?? [] where file.hasSuffix(".swift") {
+                add("Tests/\(folder)/\(file)")
+            }
+        }
+        let messages = root.appendingPathComponent("Sources/WorkbookKit/Messages")
+        for file in (try? fm.contentsOfDirectory(atPath: messages.path))?.sorted() ?? [] where file.hasSuffix(".swift") {
+            add("Sources/WorkbookKit/Messages/\(file)")
+        }
+        return found
+    }
+
+    /// The text with line breaks, comment slashes and quote marks folded away, so that a phrase
+    /// broken over two lines is still one phrase.
+    static func flattened(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line -> String in
+                var line = line.trimmingCharacters(in: .whitespaces)
+                for prefix in ["///", "//", ">"] where line.hasPrefix(prefix) {
+                    line = String(line.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+                    break
+                }
+                return line
+            }
+            .joined(separator: " ")
+    }
+
+    @Test("the files a learner reads exist where this test looks")
+    func filesAreFound() throws {
+        let files = try Self.readable()
+        #expect(files.contains { $0.path == "Exercises/MEASUREMENTS.md" })
+        #expect(files.filter { $0.path.hasSuffix("README.md") }.count >= 5)
+        #expect(files.filter { $0.path.hasSuffix("hints.md") }.count >= 5)
+        #expect(files.filter { $0.path.hasPrefix("Tests/NearMisses/") }.count > 100)
+    }
+
+    @Test("no wrong platform fact is stated anywhere a learner reads")
+    func noWrongPhrases() throws {
+        for file in try Self.readable() {
+            let text = Self.flattened(file.text)
+            for rule in Self.wrongPhrases {
+                guard let range = text.range(of: rule.pattern, options: [.regularExpression, .caseInsensitive]) else { continue }
+                let start = text.index(range.lowerBound, offsetBy: -60, limitedBy: text.startIndex) ?? text.startIndex
+                let end = text.index(range.upperBound, offsetBy: 60, limitedBy: text.endIndex) ?? text.endIndex
+                Issue.record("\(file.path): “…\(text[start..<end])…” — \(rule.why)")
+            }
+        }
+    }
+
+    /// Apple's trap messages go to the crash report, so every paragraph that quotes one says so
+    /// (or cites the source line it comes from).
+    @Test("every quoted Apple trap message is said to be in the crash report")
+    func trapMessagesAreInTheCrashReport() throws {
+        let messages = ["BUG IN CLIENT OF LIBDISPATCH", "already owned by current thread", "Unbalanced call to dispatch_group_leave",
+                        "Semaphore object deallocated while in use", "Group object deallocated while in use"]
+        for file in try Self.readable() where !file.path.hasPrefix("Sources/") && !file.path.hasPrefix("Tests/Chapter") {
+            let paragraphs = file.text.components(separatedBy: "\n\n").map(Self.flattened)
+            for paragraph in paragraphs where messages.contains(where: paragraph.contains) {
+                let cites = paragraph.localizedCaseInsensitiveContains("crash report") || paragraph.contains("src/")
+                    || paragraph.contains("semaphore.c") || paragraph.contains("queue.c")
+                #expect(cites, "\(file.path): a paragraph quotes Apple's trap message without saying it is in the crash report: “\(paragraph.prefix(240))…”")
+            }
+        }
+    }
+
+    @Test("the grader's explanation of the group trap says how it is reached: by over-releasing")
+    func groupTrapIsAnOverRelease() {
+        #expect(Trap.groupInUse.reason.localizedCaseInsensitiveContains("over-release"),
+                "Trap.groupInUse.reason: \(Trap.groupInUse.reason) — an entered group is leaked, not freed (MEASUREMENTS.md M8)")
+    }
+
+    @Test("every lesson cites its measurements from the measurements page, and every cited entry exists")
+    func measurementsAreCited() throws {
+        let root = Fixture.packageRoot
+        let page = try String(contentsOf: root.appendingPathComponent("Exercises/MEASUREMENTS.md"), encoding: .utf8)
+        let entries = Set(page.matches(of: /\*\*(M\d+) —/).map { String($0.output.1) })
+        #expect(entries.count >= 10)
+        for chapter in Fixture.workbook.chapters {
+            let lesson = try String(contentsOf: Fixture.workbook.lessonFile(chapter), encoding: .utf8)
+            #expect(lesson.contains("MEASUREMENTS.md"), "\(chapter.name)'s lesson does not point to MEASUREMENTS.md")
+            for match in lesson.matches(of: /\bM(\d+)\b/) where !entries.contains("M\(match.output.1)") {
+                Issue.record("\(chapter.name)'s lesson cites M\(match.output.1), which MEASUREMENTS.md does not have")
+            }
+        }
+    }
+}
