@@ -68,16 +68,3 @@ struct PlatformSeamTests {
         #expect(stream.runEnded && stream.ended["M.S/t()/F.swift:1:1"] == false)
     }
 }
-
-@Suite("TSan's options")
-struct SanitizerOptionsTests {
-    @Test("plain `swift test` starts with the grader's options (the test executable's __tsan_default_options)")
-    func sameOptionsBothWays() throws {
-        let c = try String(contentsOf: Fixture.packageRoot.appendingPathComponent("Tests/WorkbookSanitizerReports/SanitizerReports.c"), encoding: .utf8)
-        #expect(c.contains("return \"\(LaunchedTestProcess.sanitizerOptions)\";"))
-        let launch = TestLaunch(method: .binary, packageRoot: URL(fileURLWithPath: "/p"), scratchPath: URL(fileURLWithPath: "/p/.b"),
-                                sources: .exercises, only: nil)
-        let options = LaunchedTestProcess(launch: launch).sanitizerEnvironment(logFolder: nil)["TSAN_OPTIONS"] ?? ""
-        #expect(options.contains(LaunchedTestProcess.sanitizerOptions))
-    }
-}
