@@ -4,7 +4,7 @@ import Testing
 
 /// A build that plays recorded outputs back: `answer` gives each build's result from what it was
 /// asked to build; every request is remembered.
-private final class RecordedBuild: PackageBuild, @unchecked Sendable {
+final class RecordedBuild: PackageBuild, @unchecked Sendable {
     private let lock = NSLock()
     private let answer: @Sendable (_ only: [String]?, _ exclude: [String]) -> (Int32, String)
     private(set) var requests: [(only: [String]?, exclude: [String])] = []

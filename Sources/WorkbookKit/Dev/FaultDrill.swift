@@ -42,20 +42,45 @@ public struct FaultDrill: Sendable {
     /// Whose ways of locating crashes and listing processes the drill relies on.
     public var platform: Platform = .host
 
-    /// Runs the drill; needs Chapters 1, 2 and 5. It also grades the first other chapter with a
-    /// starter that must not compile (only that exercise is left out), and breaks one more chapter's
-    /// tests (the whole chapter is left out).
+    /// One fault of the drill: a fixture of `Tests/WorkbookKitTests/Fixtures/drill/` swapped over an
+    /// exercise (`nil`: the exercise's own solution), and the verdict `check` must give it.
+    public struct Swap: Sendable {
+        public var fixture: String?
+        public var exercise: String
+        public var expected: String
+        public var fault: String
+    }
+
+    /// The drill, as data: looked up by exercise id, so a workbook that changes its chapters gets a
+    /// failed row that says which exercise is missing, never a crash.
+    public static let swaps: [Swap] = [
+        Swap(fixture: nil, exercise: "1.1", expected: "pass", fault: "a solution copied over its exercise flips it to ✔"),
+        Swap(fixture: "Trap.swift", exercise: "5.1", expected: "crash", fault: "a trap: that exercise is a crash, the rest graded"),
+        Swap(fixture: "LoudFake.swift", exercise: "5.2", expected: "race", fault: "megabytes of fake passes and events: verdict from the event stream"),
+        Swap(fixture: "EndlessLoop.swift", exercise: "5.3", expected: "hang", fault: "an endless loop: stopped by the watchdog"),
+        Swap(fixture: "BlocksCaller.swift", exercise: "2.1", expected: "hang", fault: "a call that blocks its caller: that exercise never finished, the rest graded"),
+    ]
+
+    /// Runs the drill: every ``swaps`` entry, the other exercises of their chapters, and two more
+    /// chapters — the first other one with a starter that must not compile (only that exercise is
+    /// left out) and one whose tests the drill breaks (the whole chapter is left out).
     public func run() throws -> [Outcome] {
-        guard let one = workbook.chapters.first(where: { $0.number == 1 }),
-              let two = workbook.chapters.first(where: { $0.number == 2 }),
-              let five = workbook.chapters.first(where: { $0.number == 5 }) else {
-            return [Outcome(fault: "fault drill", expected: "Chapters 1, 2 and 5", actual: "missing", held: false)]
+        var outcomes: [Outcome] = []
+        var swapped: [(swap: Swap, chapter: Chapter, exercise: Exercise)] = []
+        for swap in Self.swaps {
+            guard let item = workbook.allExercises.first(where: { $0.exercise.id == swap.exercise }) else {
+                outcomes.append(Outcome(fault: swap.fault, expected: "\(swap.exercise) \(swap.expected)",
+                                        actual: "no exercise \(swap.exercise) in this workbook", held: false))
+                continue
+            }
+            swapped.append((swap, item.chapter, item.exercise))
         }
+        let drilled = Set(swapped.map(\.chapter.number))
         let isolated = workbook.chapters.first { chapter in
-            ![1, 2, 5].contains(chapter.number) && chapter.exercises.count > 1
+            !drilled.contains(chapter.number) && chapter.exercises.count > 1
                 && chapter.exercises.contains { $0.expectedFailure == .compile }
         }
-        let other = workbook.chapters.first { ![1, 2, 5, isolated?.number].contains($0.number) }
+        let other = workbook.chapters.first { !drilled.contains($0.number) && $0.number != isolated?.number }
         let copy = workbook.layout.url(Layout.scratch(.selftestDrill)).appendingPathComponent("package")
         let mirror = PackageMirror(source: workbook.root, copy: copy)
         try mirror.sync()
@@ -66,15 +91,12 @@ public struct FaultDrill: Sendable {
                 ?? workbook.solutionFile(chapter, exercise)
             try mirror.swap(Layout.exerciseFile(chapter, exercise), with: source)
         }
-        try swap(nil, over: one, one.exercises[0])
-        try swap("Trap.swift", over: five, five.exercises[0])
-        try swap("LoudFake.swift", over: five, five.exercises[1])
-        try swap("EndlessLoop.swift", over: five, five.exercises[2])
-        try swap("BlocksCaller.swift", over: two, two.exercises[0])
-        if let other { try swap("BreaksItsTests.swift", over: other, other.exercises[0]) }
+        for item in swapped { try swap(item.swap.fixture, over: item.chapter, item.exercise) }
+        if let other, let first = other.exercises.first { try swap("BreaksItsTests.swift", over: other, first) }
 
         let copied = try Workbook(root: copy)
-        let chapters = copied.chapters.filter { [1, 2, 5, other?.number, isolated?.number].contains($0.number) }
+        let numbers = drilled.union([other?.number, isolated?.number].compactMap { $0 })
+        let chapters = copied.chapters.filter { numbers.contains($0.number) }
         let compiling = [isolated.map { "a starter that does not compile in \($0.shortName)" },
                          other.map { "tests that do not compile in \($0.shortName)" }].compactMap { $0 }
         progress("Fault drill: grading a copy with a solution, a trap, an endless loop, a blocked caller, a flood of fake output\(compiling.map { ", " + $0 }.joined())…")
@@ -86,46 +108,40 @@ public struct FaultDrill: Sendable {
             guard let result = report.results.first(where: { $0.exercise.id == id }) else { return "not graded" }
             return result.passed ? "pass" : (result.kind?.rawValue ?? "fail")
         }
-        var outcomes: [Outcome] = []
         func expect(_ fault: String, _ id: String, _ expected: String) {
             let actual = verdict(id)
             outcomes.append(Outcome(fault: fault, expected: "\(id) \(expected)", actual: "\(id) \(actual)", held: actual == expected))
         }
-        expect("a solution copied over its exercise flips it to ✔", one.exercises[0].id, "pass")
-        for exercise in one.exercises.dropFirst() {
-            expect("the chapter's other starters stay caught", exercise.id, exercise.expectedFailure.rawValue)
-        }
-        expect("a trap: that exercise is a crash, the rest graded", five.exercises[0].id, "crash")
-        let placing = "a trap is placed at the learner's line"
-        // The trap's own line, found in the fixture, is where the crash must be placed.
-        let trap = (try? String(contentsOf: drill.appendingPathComponent("Trap.swift"), encoding: .utf8)) ?? ""
-        let trapLine = trap.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(".leave()") }.map { $0 + 1 }
-        let expectedPlace = "\(five.exercises[0].file):\(trapLine.map(String.init) ?? "?")"
-        if platform.crashLocator == .none {
-            outcomes.append(.skipped(placing, expected: expectedPlace, because: "no crash locator on this machine (gdb is not installed)"))
-        } else {
-            let finding = report.results.first { $0.exercise.id == five.exercises[0].id }?.findings.first { $0.kind == .crash }
-            let actual = finding?.location.map { ($0 as NSString).lastPathComponent } ?? "no location"
-            outcomes.append(Outcome(fault: placing, expected: expectedPlace, actual: actual, held: actual == expectedPlace))
-        }
-        expect("megabytes of fake passes and events: verdict from the event stream", five.exercises[1].id, "race")
-        expect("a call that blocks its caller: that exercise never finished, the rest graded", two.exercises[0].id, "hang")
-        for exercise in two.exercises.dropFirst() {
-            expect("the blocked chapter's other starters stay caught", exercise.id, exercise.expectedFailure.rawValue)
+        for item in swapped { expect(item.swap.fault, item.exercise.id, item.swap.expected) }
+        for chapter in workbook.chapters where drilled.contains(chapter.number) {
+            for exercise in chapter.exercises where !swapped.contains(where: { $0.exercise.id == exercise.id }) {
+                expect("a drilled chapter's other starters stay caught", exercise.id, exercise.expectedFailure.rawValue)
+            }
         }
         // Through `swift test --skip-build`: plain `swift test` as a learner types it, and the way
         // the grader starts tests on macOS. (The build left out the chapter whose tests do not
         // compile, and the exercise that does not compile with its suite.)
-        let built = copied.chapters.filter { $0.number != other?.number }.map(\.shortName)
-        let builder = Builder(workbook: copied, sources: .exercises, scratchPath: scratch)
-        let leftOut = copied.chapters.filter { $0.number == isolated?.number }.flatMap { chapter in
-            chapter.exercises.filter { $0.expectedFailure == .compile }.flatMap { builder.exclusion(of: chapter, $0) }
+        if let blocked = swapped.first(where: { $0.swap.fixture == "BlocksCaller.swift" }) {
+            let built = copied.chapters.filter { numbers.contains($0.number) && $0.number != other?.number }.map(\.shortName)
+            let builder = Builder(workbook: copied, sources: .exercises, scratchPath: scratch)
+            let leftOut = copied.chapters.filter { $0.number == isolated?.number }.flatMap { chapter in
+                chapter.exercises.filter { $0.expectedFailure == .compile }.flatMap { builder.exclusion(of: chapter, $0) }
+            }
+            // Exactly the settings the check's build had, or SwiftPM would plan another graph.
+            var launch = TestLaunch(method: .swiftTest, packageRoot: copy, scratchPath: scratch, sources: .exercises,
+                                    only: built.count == copied.chapters.count ? nil : built, exclude: leftOut)
+            launch.withEngine = builder.withEngine
+            outcomes.append(plainRun(of: blocked.chapter, blocked: blocked.exercise, launch: launch))
         }
-        var launch = TestLaunch(method: .swiftTest, packageRoot: copy, scratchPath: scratch, sources: .exercises,
-                                only: built.count == copied.chapters.count ? nil : built, exclude: leftOut)
-        launch.withEngine = builder.withEngine
-        outcomes.append(plainRun(of: two, blocked: two.exercises[0], launch: launch))
-        expect("an endless loop: stopped by the watchdog", five.exercises[2].id, "hang")
+        // Last of the runs over this build: the Darwin check builds its two chapters alone.
+        if let trap = swapped.first(where: { $0.swap.fixture == "Trap.swift" }) {
+            outcomes.append(placed(trap.exercise, in: report, fixture: drill.appendingPathComponent("Trap.swift")))
+            let race = workbook.allExercises.first { item in
+                item.exercise.expectedFailure == .race && drilled.contains(item.chapter.number)
+                    && !swapped.contains { $0.exercise.id == item.exercise.id }
+            }
+            outcomes += darwinPaths(copied, scratch: scratch, trap: (trap.chapter, trap.exercise), race: race.map { ($0.chapter, $0.exercise) })
+        }
         if let isolated {
             for exercise in isolated.exercises {
                 guard exercise.expectedFailure == .compile else {
@@ -146,8 +162,6 @@ public struct FaultDrill: Sendable {
                 expect("tests that do not compile: the whole chapter is reported, others graded", exercise.id, "compile")
             }
         }
-        outcomes += darwinPaths(copied, scratch: scratch, trap: (five, five.exercises[0]),
-                                race: two.exercises.dropFirst().first { $0.expectedFailure == .race }.map { (two, $0) })
         if let executable = workbookExecutable {
             outcomes.append(interrupt(executable, copy: copy))
         }
@@ -156,4 +170,19 @@ public struct FaultDrill: Sendable {
 
     /// The `workbook` executable to drive for the Ctrl-C fault, when running inside it.
     public var workbookExecutable: URL?
+
+    /// Whether the trapped exercise's crash was placed at the fixture's trapping line (`.leave()`),
+    /// where this platform can place one.
+    func placed(_ exercise: Exercise, in report: CheckReport, fixture: URL) -> Outcome {
+        let placing = "a trap is placed at the learner's line"
+        let trap = (try? String(contentsOf: fixture, encoding: .utf8)) ?? ""
+        let line = trap.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(".leave()") }.map { $0 + 1 }
+        let expected = "\(exercise.file):\(line.map(String.init) ?? "?")"
+        guard platform.crashLocator != .none else {
+            return .skipped(placing, expected: expected, because: "no crash locator on this machine (gdb is not installed)")
+        }
+        let finding = report.results.first { $0.exercise.id == exercise.id }?.findings.first { $0.kind == .crash }
+        let actual = finding?.location.map { ($0 as NSString).lastPathComponent } ?? "no location"
+        return Outcome(fault: placing, expected: expected, actual: actual, held: actual == expected)
+    }
 }

@@ -11,6 +11,11 @@ public struct Checker: Sendable {
     /// Whose ways of starting tests, reading reports and locating crashes apply (the fault drill runs
     /// Darwin's here).
     public var platform: Platform = .host
+    /// What runs each build (see ``Builder/packageBuild``); `nil`: SwiftPM under TSan.
+    public var packageBuild: (any PackageBuild)?
+    /// What starts the test processes over a build; `nil`: ``LaunchedTestProcess`` on ``platform``.
+    /// Tests give recorded runs here, so a whole check is tested without a compiler.
+    public var testProcess: (@Sendable (TestLaunch) -> any TestProcess)?
 
     public init(workbook: Workbook, scratchPath: URL? = nil, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.workbook = workbook
@@ -30,6 +35,7 @@ public struct Checker: Sendable {
         progress("Building \(chapters.count == workbook.chapters.count ? "the exercises" : chapters.map { "Chapter \($0.number)" }.joined(separator: ", ")) under the Thread Sanitizer…")
         var builder = Builder(workbook: workbook, sources: .exercises, scratchPath: scratchPath, progress: progress)
         builder.showsSteps = showsBuildSteps
+        builder.packageBuild = packageBuild
         let build = try builder.build(chapters)
 
         let compilerWarnings = CompilerWarnings(memory: scratchPath.appendingPathComponent("workbook-warnings.json"))
@@ -60,9 +66,7 @@ public struct Checker: Sendable {
         let runnable = items.filter { build.contains($0.chapter, $0.exercise) }
         if var launch = build.launch, !runnable.isEmpty {
             launch.method = platform.launchMethod
-            var process = LaunchedTestProcess(launch: launch)
-            process.platform = platform
-            let runner = TestRunner(process: process)
+            let runner = TestRunner(process: testProcess?(launch) ?? launchedProcess(launch))
             for run in 1...runs {
                 if runs > 1 { progress("Run \(run) of \(runs)…") } else { progress("Running the tests…") }
                 for verdict in try runner.run(runnable) {
@@ -78,6 +82,13 @@ public struct Checker: Sendable {
 }
 
 extension Checker {
+    /// The real test processes over `launch`, on ``platform``.
+    func launchedProcess(_ launch: TestLaunch) -> any TestProcess {
+        var process = LaunchedTestProcess(launch: launch)
+        process.platform = platform
+        return process
+    }
+
     /// The chapters `items` belong to, once each, in the workbook's order.
     static func chapters(of items: [(chapter: Chapter, exercise: Exercise)], in workbook: Workbook) -> [Chapter] {
         workbook.chapters.filter { chapter in items.contains { $0.chapter.name == chapter.name } }

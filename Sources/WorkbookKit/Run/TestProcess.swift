@@ -37,12 +37,8 @@ public struct LaunchedTestProcess: TestProcess {
             .appendingPathComponent("workbook-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let events = folder.appendingPathComponent("events.jsonl")
-
-        var testing = toolchain.eventStreamArguments(to: events.path)
-        for filter in filters { testing += ["--filter", filter] }
-        let command = launch.command(testing)
-        let environment = command.environment.merging(sanitizerEnvironment(logFolder: folder)) { _, sanitizer in sanitizer }
+        let command = invocation(filters: filters, in: folder)
+        let events = command.events, environment = command.environment
         let started = Date()
 
         var result = try ChildProcess.run(command.executable, command.arguments, environment: environment,
@@ -64,6 +60,18 @@ public struct LaunchedTestProcess: TestProcess {
             seconds: result.seconds)
         artifacts.started = started
         return artifacts
+    }
+
+    /// What one run starts, with its event stream and TSan's reports in `folder`: the executable, its
+    /// arguments and environment, and the event stream's file. Pure: it starts nothing.
+    public func invocation(filters: [String], in folder: URL)
+        -> (executable: String, arguments: [String], environment: [String: String], events: URL)
+    {
+        let events = folder.appendingPathComponent("events.jsonl")
+        let testing = toolchain.eventStreamArguments(to: events.path) + filters.flatMap { ["--filter", $0] }
+        let command = launch.command(testing)
+        let environment = command.environment.merging(sanitizerEnvironment(logFolder: folder)) { _, sanitizer in sanitizer }
+        return (command.executable, command.arguments, environment, events)
     }
 
     /// The environment of every test process: TSan's reports to files (or nowhere), no exit sleep

@@ -25,15 +25,10 @@ extension Command {
             Terminal.say(style.dim("Checking every exercise once; then save a file to check it again. Ctrl-C stops."))
             check(workbook, workbook.allExercises, saved: [], style: style)
             while true {
-                let saved = watcher.changes().compactMap { path in
-                    workbook.allExercises.first { workbook.exerciseFile($0.chapter, $0.exercise).standardizedFileURL.path == path }
-                }
-                let chapters = workbook.chapters.filter { chapter in saved.contains { $0.chapter.name == chapter.name } }
-                if !chapters.isEmpty {
+                if let round = WatchRound(changedPaths: watcher.changes(), in: workbook) {
                     Terminal.say("")
-                    Terminal.say(style.dim("— \(Date().formatted(date: .omitted, time: .standard)) — saved \(saved.map(\.exercise.id).joined(separator: ", "))"))
-                    let items = workbook.allExercises.filter { item in chapters.contains { $0.name == item.chapter.name } }
-                    check(workbook, items, saved: Set(saved.map(\.exercise.id)), style: style)
+                    Terminal.say(style.dim("— \(Date().formatted(date: .omitted, time: .standard)) — saved \(round.saved.joined(separator: ", "))"))
+                    check(workbook, round.items(in: workbook), saved: Set(round.saved), style: style)
                 }
                 Thread.sleep(forTimeInterval: interval)
             }

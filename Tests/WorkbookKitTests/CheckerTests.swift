@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import WorkbookKit
+
+/// Plays one recorded run back for every process, and remembers which filters it was given.
+final class ReplayedRuns: TestProcess, @unchecked Sendable {
+    let sources = SourceSet.exercises
+    private let lock = NSLock()
+    private let run: RunArtifacts
+    private(set) var filters: [[String]] = []
+
+    init(_ run: RunArtifacts) { self.run = run }
+
+    func run(filters: [String], timeLimit: Double, label: String) throws -> RunArtifacts {
+        lock.withLock { self.filters.append(filters) }
+        return run
+    }
+
+    func crashStack(filter: String, inChild: Bool, learnerFile: String, after run: RunArtifacts) -> CrashStack? { nil }
+}
+
+@Suite("A whole check on recorded builds and runs (no compiler, no test process)")
+struct CheckerTests {
+    func checker(build: RecordedBuild, runs: ReplayedRuns) -> Checker {
+        var checker = Checker(workbook: Fixture.workbook,
+                              scratchPath: FileManager.default.temporaryDirectory.appendingPathComponent("wb-checker-\(UUID().uuidString)"))
+        checker.packageBuild = build
+        checker.testProcess = { _ in runs }
+        return checker
+    }
+
+    @Test("check 1.1: only chapter 1 is built, 1.1's suite is run, its race is the verdict at the learner's line")
+    func oneExercise() throws {
+        let build = RecordedBuild { _, _ in (0, "Build complete!") }
+        let runs = ReplayedRuns(Fixture.run("race-1.1", .exited(66)))
+        let report = try checker(build: build, runs: runs).check(Fixture.items("1.1"))
+        #expect(build.requests.map(\.only) == [["Chapter1"]], "the first verdict needs chapter 1 alone")
+        #expect(runs.filters.first?.count == 1 && runs.filters.first?.first?.contains("Exercise1_1Tests") == true)
+        let result = try #require(report.results.first)
+        #expect(result.kind == .race)
+        #expect(result.findings.first?.file?.hasSuffix("Exercises/Chapter1Latch/CountdownBlock.swift") == true)
+    }
+
+    @Test("a chapter that does not compile is graded compile; nothing of it runs")
+    func brokenChapter() throws {
+        let build = RecordedBuild { _, _ in (1, Fixture.text("compile-error-ch3-tests-build-output.txt")) }
+        let runs = ReplayedRuns(Fixture.run("clean-solutions", .exited(0)))
+        let report = try checker(build: build, runs: runs).check(Fixture.items("3.1", "3.2"))
+        #expect(report.results.allSatisfy { $0.kind == .compile })
+        #expect(runs.filters.isEmpty, "no test process for a chapter that was not built")
+    }
+}
+
+@Suite("What a test process is started with")
+struct InvocationTests {
+    let folder = URL(fileURLWithPath: "/tmp/run-1")
+
+    func process(_ method: TestLaunch.Method, toolchain: Toolchain.Version = .init(6, 3)) -> LaunchedTestProcess {
+        var launch = TestLaunch(method: method, packageRoot: URL(fileURLWithPath: "/p"), scratchPath: URL(fileURLWithPath: "/p/.build-check"),
+                                sources: .exercises, only: ["Chapter1"])
+        launch.withEngine = false
+        var process = LaunchedTestProcess(launch: launch)
+        process.toolchain = Toolchain(version: toolchain)
+        return process
+    }
+
+    @Test("the test executable: Swift Testing only, the event stream in the run's folder, one --filter each, TSan's reports to files")
+    func binary() {
+        let run = process(.binary).invocation(filters: ["A(/|$)", "B(/|$)"], in: folder)
+        #expect(run.executable == "/p/.build-check/debug/DispatchWorkbookPackageTests.xctest")
+        #expect(run.arguments == ["--testing-library", "swift-testing", "--event-stream-output-path", "/tmp/run-1/events.jsonl",
+                                  "--event-stream-version", "6.3", "--filter", "A(/|$)", "--filter", "B(/|$)"])
+        #expect(run.events.path == "/tmp/run-1/events.jsonl")
+        let options = run.environment["TSAN_OPTIONS"] ?? ""
+        #expect(options.contains("log_path=/tmp/run-1/tsan") && options.contains("halt_on_error=0"))
+        #expect(run.environment["SWIFT_BACKTRACE"] == "enable=no" && run.environment["WORKBOOK_GRADER"] == "1")
+        #expect(run.environment[BuildSettings.only] == nil, "a test executable needs no build settings")
+    }
+
+    @Test("`swift test --skip-build` (Darwin): the build's settings too, and the event-stream version of an older toolchain")
+    func swiftTest() {
+        let run = process(.swiftTest, toolchain: .init(6, 2)).invocation(filters: ["A(/|$)"], in: folder)
+        #expect(run.executable == "swift" && run.arguments.starts(with: ["test", "--skip-build"]))
+        #expect(run.arguments.contains("0"), "Swift 6.2's SwiftPM takes a whole number")
+        #expect(run.environment[BuildSettings.only] == "Chapter1" && run.environment[BuildSettings.engine] == BuildSettings.none)
+        #expect(run.environment["TSAN_OPTIONS"]?.contains("log_path=/tmp/run-1/tsan") == true)
+    }
+}
+
+@Suite("The fault drill as data")
+struct DrillTableTests {
+    @Test("every swap names a fixture that exists and an exercise of the workbook, and expects a verdict check can give")
+    func swapsResolve() {
+        let fixtures = Fixture.packageRoot.appendingPathComponent("Tests/WorkbookKitTests/Fixtures/drill")
+        for swap in FaultDrill.swaps {
+            #expect(Fixture.workbook.allExercises.contains { $0.exercise.id == swap.exercise }, "\(swap.exercise) is not in the workbook")
+            if let fixture = swap.fixture {
+                #expect(FileManager.default.fileExists(atPath: fixtures.appendingPathComponent(fixture).path), "no fixture \(fixture)")
+            }
+            #expect(swap.expected == "pass" || FailureKind(rawValue: swap.expected) != nil, "\(swap.expected) is no verdict")
+        }
+        #expect(Set(FaultDrill.swaps.map(\.exercise)).count == FaultDrill.swaps.count, "one fault per exercise")
+    }
+}
