@@ -117,6 +117,44 @@ struct ClassroomWorkflowTests {
         #expect(runs.contains("swift run workbook check --classroom || true"))
     }
 
+    @Test("the restore step, run on a pushed repository: edited and added protected files put back, files added beside the exercises gone, the exercise files kept",
+          .enabled(if: ClassroomFixture.program("git") != nil, "git is not installed"))
+    func restoreRuns() throws {
+        let repo = try ClassroomFixture.scratch("restore")
+        defer { try? FileManager.default.removeItem(at: repo) }
+        func git(_ arguments: String...) throws {
+            let result = try ChildProcess.run("git", ["-C", repo.path, "-c", "user.name=T", "-c", "user.email=t@localhost"] + arguments, timeLimit: 30)
+            #expect(result.termination == .exited(0), "git \(arguments): \(result.output)")
+        }
+        // Every pathspec the script restores must be in the template, as in an exported copy.
+        let handedOut = ["Package.swift": "// package", ClassroomWorkflow.path: "# workflow", "Sources/workbook/main.swift": "// tool",
+                         "Tests/Chapter1LatchTests/Exercise1_1Tests.swift": "// the test",
+                         "Exercises/Chapter1Latch/chapter.json": "{}", "Exercises/Chapter1Latch/CountdownBlock.swift": "// starter",
+                         WorkbookLock.fileName: "{}"]
+        for (path, text) in handedOut { try ClassroomFixture.write(text, to: path, under: repo) }
+        try git("init", "-q")
+        try git("add", "-A")
+        try git("commit", "-q", "-m", "template")
+        let pushed = ["Tests/Chapter1LatchTests/Exercise1_1Tests.swift": "// an easier test", "Sources/workbook/main.swift": "// a kinder tool", "Tests/Chapter1LatchTests/Extra.swift": "// more",
+                      "Exercises/Chapter1Latch/chapter.json": "{\"points\": 99}", "Exercises/Chapter1Latch/CountdownBlock.swift": "// my answer",
+                      "Exercises/Chapter1Latch/Helper.swift": "// a helper", "Exercises/Chapter1Latch/with space.swift": "// odd name"]
+        for (path, text) in pushed { try ClassroomFixture.write(text, to: path, under: repo) }
+        try git("add", "-A")
+        try git("commit", "-q", "-m", "my work")
+
+        let run = try ChildProcess.run("sh", ["-ec", "cd \"$0\"\n" + ClassroomWorkflow.restoreScript, repo.path],
+                                       environment: ["HOME": repo.path, "GITHUB_WORKSPACE": repo.path], timeLimit: 60)
+        #expect(run.termination == .exited(0), "\(run.output)")
+        func text(_ path: String) -> String? { try? String(contentsOf: repo.appendingPathComponent(path), encoding: .utf8) }
+        #expect(text("Tests/Chapter1LatchTests/Exercise1_1Tests.swift") == "// the test")
+        #expect(text("Sources/workbook/main.swift") == "// tool")
+        #expect(text("Exercises/Chapter1Latch/chapter.json") == "{}")
+        #expect(text("Exercises/Chapter1Latch/CountdownBlock.swift") == "// my answer", "the exercise file is the student's")
+        for added in ["Tests/Chapter1LatchTests/Extra.swift", "Exercises/Chapter1Latch/Helper.swift", "Exercises/Chapter1Latch/with space.swift"] {
+            #expect(text(added) == nil, "\(added) was added and must go")
+        }
+    }
+
     /// Prints the workflow file named by argv[1] as JSON in ``ParsedWorkflow``'s shape. (YAML 1.1
     /// reads the key `on` as `true`; GitHub reads it as `on`.)
     static let summarize = """

@@ -6,7 +6,8 @@ public enum ClassroomVerdict: Hashable, Sendable, Codable, CustomStringConvertib
     case pass
     /// It failed this way.
     case failed(FailureKind)
-    /// A protected file its chapter depends on was changed, so its tests cannot be trusted.
+    /// A protected file its chapter depends on was changed, so the tests that ran cannot be trusted:
+    /// a student's own `check --classroom`. (Grading for the record puts the files back first.)
     case tampered
     /// It was not run: the submission did not build, timed out, or was not checked.
     case notGraded

@@ -45,8 +45,9 @@ public enum ClassroomWorkflow {
     }
 
     /// The shell script that puts every protected file back as the template commit (the
-    /// repository's first) has it, run in the repository before anything is graded: the same policy
-    /// `workbook grade` follows by copying only the exercise files into the template.
+    /// repository's first) has it, and removes the files a student added beside the exercises, run
+    /// in the repository before anything is graded: what is graded is the exercise files in the
+    /// template, the same as `workbook grade` grades by copying only them into a pristine copy.
     public static var restoreScript: String {
         let restored = (ProtectedPaths.pathspecs + [WorkbookLock.fileName]).map(shellQuoted).joined(separator: " ")
         let cleared = ProtectedPaths.folders.map(shellQuoted).joined(separator: " ")
@@ -56,6 +57,8 @@ public enum ClassroomWorkflow {
         # Whole folders, so that files a student added to them go too.
         rm -rf -- \(cleared)
         git checkout "$template" -- \(restored)
+        # Only the exercise files are graded: files added beside them go.
+        git diff -z --no-renames --name-only --diff-filter=A "$template" HEAD -- \(shellQuoted(ProtectedPaths.exercisesFolder)) | xargs -0 -r rm -f --
         """
     }
 
@@ -68,10 +71,11 @@ public enum ClassroomWorkflow {
         # GitHub Classroom autograding for this assignment, written by `workbook export`.
         #
         # On every push it puts back the tests, the tool, Package.swift, the chapter manifests, this
-        # workflow and workbook.lock as the assignment's template commit has them (so edits to them do
-        # not count), builds once, then grades each assigned exercise in its own step under the Thread
-        # Sanitizer with `workbook check --classroom`: an exercise earns its points when that passes.
-        # The last step reports every step's result to GitHub Classroom.
+        # workflow and workbook.lock as the assignment's template commit has them, and removes files
+        # added beside the exercises (so only the exercise files count, as with `workbook grade`),
+        # builds once, then grades each assigned exercise in its own step under the Thread Sanitizer
+        # with `workbook check --classroom`: an exercise earns its points when that passes. The last
+        # step reports every step's result to GitHub Classroom.
         name: \(quoted(name))
         on: [push, workflow_dispatch, repository_dispatch]
         permissions:
@@ -88,7 +92,7 @@ public enum ClassroomWorkflow {
                 uses: actions/checkout@v4
                 with:
                   fetch-depth: 0
-              - name: Restore the protected files from the template commit
+              - name: Put back the protected files from the template commit, drop files added beside the exercises
                 run: |
         \(restore)
               - name: Build once, so each exercise's step builds only what changed

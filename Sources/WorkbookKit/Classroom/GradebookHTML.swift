@@ -167,6 +167,7 @@ public enum GradebookHTML {
         td.total { font-weight: 700; }
         .notes { text-align: left; white-space: normal; min-width: 14rem; font-size: .85rem; }
         .flag { font-weight: 600; color: #33206b; }
+        .notes code { overflow-wrap: anywhere; }
         tr.why td { padding: 0 .6rem .4rem; text-align: left; white-space: normal; border-bottom: 1px solid #d6d6d6; font-size: .85rem; }
         tr.why summary { cursor: pointer; color: #3a3a3a; }
         tr.why ul { margin: .3rem 0 .2rem; padding-left: 1.2rem; }

@@ -30,8 +30,9 @@ enum StudentReadme {
         passes under the Thread Sanitizer, and none otherwise: a data race, a wrong result, a hang, a
         crash, or a file that does not compile earns nothing.
 
-        Each chapter's lesson is next to its exercises:
-        \(workbook.chapters.filter { assignment.chapters.contains($0.number) }.map { "`\(Layout.lesson($0))` (or `\(tool) lesson \($0.number)`)" }.joined(separator: ", ")).
+        Each chapter's lesson is next to its exercises (or `\(tool) lesson <chapter>` prints it):
+
+        \(workbook.chapters.filter { assignment.chapters.contains($0.number) }.map { "- Chapter \($0.number): `\(Layout.lesson($0))`" }.joined(separator: "\n"))
 
         ## What to do
 
@@ -51,14 +52,15 @@ enum StudentReadme {
         text += """
         ```
 
-        Edit only the exercise files in the table. Commit and push when you like: every push is graded.
+        Edit only the exercise files in the table: files you add beside them are left out when you are
+        graded. Commit and push when you like: every push is graded.
         `\(tool) reset \(first)` puts an exercise's starter back (your file is saved in
         `\(Layout.backupsFolder)/` first).
 
         ## How you are graded
 
         On every push, `\(ClassroomWorkflow.path)` puts the protected files (below) back as the
-        assignment's first commit has them, builds, and runs `\(ClassroomWorkflow.command(for: first))`
+        assignment's first commit has them, removes files added beside the exercises, builds, and runs `\(ClassroomWorkflow.command(for: first))`
         for each exercise in turn: an exercise whose check passes earns its points. If your teacher grades
         the class with `workbook grade` instead, the rule is the same: only your exercise files are taken,
         into a fresh copy of the assignment.
@@ -93,8 +95,8 @@ enum StudentReadme {
             "This assignment comes without hints: the lessons explain the ideas each exercise needs."
         case .all, .nudges:
             """
-            `\(tool) hint \(first)` shows one step more each time you ask: \(level.summary). The last step
-            comes once a check of that exercise has failed — try first.
+            `\(tool) hint \(first)` shows one more step each time you ask. This assignment's hints are
+            \(level.summary). The last step comes once a check of that exercise has failed — try first.
             """
         }
     }

@@ -1,0 +1,71 @@
+import Foundation
+
+extension ClassroomDrill {
+    /// What the export did: a starter for the teacher's solved 1.1 (and said so), exactly the
+    /// assigned chapters, what a student sees first, the student README, the hints without code.
+    func exported(_ export: ChildResult) throws -> [FaultDrill.Outcome] {
+        let one = try chapter(1), exercise = one.exercises[0]
+        let fm = FileManager.default
+        // The tool wraps its sentences to the terminal's width: read them as one line.
+        let sentence = export.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        var outcomes = [Self.outcome("classroom export", "exit 0, says the working tree's \(exercise.id) was not handed out",
+                                     held: export.termination == .exited(0)
+                                         && sentence.contains("your \(exercise.id) differs from the starter and was not handed out"),
+                                     otherwise: "\(export.termination.description): \(export.output.suffix(300))")]
+        let handedOut = fm.contents(atPath: template.appendingPathComponent(Layout.exerciseFile(one, exercise)).path)
+        let starter = try Starters(workbook: workbook).starter(one, exercise, commit: nil)
+        outcomes.append(Self.outcome("classroom export", "\(exercise.id) in the copy is its starter",
+                                     held: handedOut == starter && handedOut != fm.contents(atPath: workbook.solutionFile(one, exercise).path),
+                                     otherwise: "\(exercise.id) in the copy is not its starter"))
+
+        let copy = try Workbook(root: template)
+        let assigned = Self.assigned.map(String.init).joined(separator: ", ")
+        func has(_ path: String) -> Bool { fm.fileExists(atPath: template.appendingPathComponent(path).path) }
+        let chapters = copy.chapters.map(\.number)
+        let tests = workbook.chapters.filter { has(Layout.testFolder($0)) }.map(\.number)
+        let kept = workbook.chapters.filter { chapter in chapter.exercises.contains { has(Layout.starterCopy(chapter, $0)) } }.map(\.number)
+        let extra = [SourceSet.solutions.folder, "\(Layout.testsFolder)/NearMisses", "\(Layout.testsFolder)/WorkbookKitTests"].filter(has)
+        outcomes.append(Self.outcome("classroom export", "exactly chapters \(assigned): exercises, tests, starters",
+                                     held: chapters == Self.assigned && tests == Self.assigned && kept == Self.assigned && extra.isEmpty,
+                                     otherwise: "exercises \(chapters), tests \(tests), starters \(kept)" + (extra.isEmpty ? "" : ", and \(extra)")))
+
+        // What a student sees first: `workbook` in a fresh clone.
+        let clone = base.appendingPathComponent("first-look")
+        try? fm.removeItem(at: clone)
+        try copyStudent(to: clone)
+        defer { try? fm.removeItem(at: clone) }
+        let look = try ChildProcess.run(executable.path, [], environment: ["WORKBOOK_ROOT": clone.path, "NO_COLOR": "1"], timeLimit: 120)
+        let lock = try WorkbookLock.read(root: template)
+        let count = lock.assignment.points.count
+        let listed = workbook.chapters.filter { look.output.contains("Chapter \($0.number) — ") }.map(\.number)
+        outcomes.append(Self.outcome("classroom export", "`workbook` in a clone: 0 of \(count) done, chapters \(assigned), \(lock.assignment.maxScore) points",
+                                     held: look.output.contains("0 of \(count) exercises done") && listed == Self.assigned
+                                         && look.output.contains("worth \(lock.assignment.maxScore) points"),
+                                     otherwise: "`workbook` in a clone lists chapters \(listed): \(look.output.prefix(200))"))
+
+        let readme = (try? String(contentsOf: template.appendingPathComponent(StudentCopy.readmeName), encoding: .utf8)) ?? ""
+        let files = copy.allExercises.map { Layout.exerciseFile($0.chapter, $0.exercise) }
+        outcomes.append(Self.outcome("classroom export", "the README is the students': their files and points, nothing of the maintainers'",
+                                     held: readme == StudentReadme.render(assignment: lock.assignment, workbook: copy, hints: .default)
+                                         && files.allSatisfy(readme.contains)
+                                         && !["selftest", ".ci/", "near miss"].contains(where: readme.lowercased().contains),
+                                     otherwise: "the README: \(readme.prefix(80))"))
+
+        let hints = ExportedHints.read(root: template)
+        let raw = (try? String(contentsOf: template.appendingPathComponent(ExportedHints.fileName), encoding: .utf8)) ?? ""
+        let nudges = hints?.level == .nudges && hints?.exerciseIDs == copy.allExercises.map(\.exercise.id).sorted()
+            && copy.allExercises.allSatisfy { chapter, exercise in
+                let full = workbook.hints(for: exercise, in: workbook.chapters.first { $0.number == chapter.number } ?? chapter)
+                let given = hints?.ladder(for: exercise.id) ?? []
+                return !given.isEmpty && given == full.filter { !$0.showsCode } && given.count < full.count
+                    && !given.contains { raw.contains($0.text.prefix(40)) }
+            }
+        let plain = (fm.enumerator(atPath: template.path)?.allObjects as? [String] ?? [])
+            .filter { ($0 as NSString).lastPathComponent == HintFile.name }
+        outcomes.append(Self.outcome("classroom export", "hints: the steps without code of exactly the assigned exercises, not in plain text",
+                                     held: nudges && plain.isEmpty,
+                                     otherwise: "hints: \(hints.map { "\($0.level.rawValue) for \($0.exerciseIDs.joined(separator: ", "))" } ?? "none")"
+                                         + (plain.isEmpty ? "" : ", and \(plain.joined(separator: ", "))")))
+        return outcomes
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+
+/// The gradebook as CSV, read back from CSV, and saved without losing an older one.
+extension Gradebook {
+    /// Between the paths of the changed-files column.
+    private static let pathSeparator = "; "
+    /// The columns after the exercises'.
+    private static let trailer = ["total", "max total", "changed protected files", "note"]
+
+    /// An exercise's points column: "1.1 points (max 10)".
+    private static func pointsColumn(_ id: String, _ max: Int) -> String { "\(id) points (max \(max))" }
+
+    /// The header: student; `<id> points (max N)`, `<id> verdict` and `<id> reason` per exercise;
+    /// total, max total, changed protected files, note.
+    private func header() -> [String] {
+        ["student"] + exercises.flatMap { [Self.pointsColumn($0, maxPoints[$0] ?? 0), "\($0) verdict", "\($0) reason"] } + Self.trailer
+    }
+
+    /// The gradebook as CSV (RFC 4180: CRLF line ends, fields quoted when they hold a comma, a quote
+    /// or a line break). Verdicts are ``ClassroomVerdict/code``s. A field a spreadsheet would take for
+    /// a formula (it starts with `=`, `+`, `-`, `@`, a tab or a carriage return) is written with a
+    /// leading `'`, so that it shows as text; so is one that starts with `'`, so that reading it back
+    /// gives what was written.
+    public func csv() -> String {
+        let records = [header()] + rows.map { row in
+            [row.student]
+                + exercises.flatMap { id in [String(row.cell(id).points), row.cell(id).verdict.code, row.cell(id).reason] }
+                + [String(row.total), String(maxTotal), row.tampered.joined(separator: Self.pathSeparator), row.note]
+        }
+        return records.map { $0.map { CSV.field(CSV.text($0)) }.joined(separator: ",") + "\r\n" }.joined()
+    }
+
+    /// Reads a gradebook back from ``csv()``'s text (for merging the shards of a batch). Anything else
+    /// — another header, a number that is not one, an unknown verdict, a total that is not the sum of
+    /// the row's points — is a bad-input ``ClassroomError``.
+    public init(csv text: String) throws {
+        var records = try CSV.records(text).map { $0.map(CSV.untext) }
+        guard !records.isEmpty else { throw ClassroomError.badInput("The gradebook CSV is empty: it has no header.") }
+        let header = records.removeFirst()
+        let width = header.count - 1 - Self.trailer.count
+        var exercises: [String] = [], maxPoints: [String: Int] = [:]
+        if width >= 0 && width % 3 == 0 {
+            for column in stride(from: 1, to: 1 + width, by: 3) {
+                guard let match = header[column].wholeMatch(of: /(.+) points \(max (\d+)\)/), let max = Int(match.2) else { break }
+                exercises.append(String(match.1))
+                maxPoints[String(match.1)] = max
+            }
+        }
+        let expected = (try? Gradebook(exercises: exercises, maxPoints: maxPoints, rows: []))?.header()
+        guard header == expected else {
+            throw ClassroomError.badInput(
+                "This is not a gradebook CSV: its header is '\(header.joined(separator: ","))', not student, '<id> points (max N)', '<id> verdict' and '<id> reason' for each exercise, then \(Self.trailer.joined(separator: ", ")).")
+        }
+        let maxTotal = exercises.compactMap { maxPoints[$0] }.reduce(0, +)
+        let rows = try records.enumerated().map { number, fields in
+            let place = "Row \(number + 2) of the gradebook CSV"
+            guard fields.count == header.count else {
+                throw ClassroomError.badInput("\(place) has \(fields.count) fields; the header has \(header.count).")
+            }
+            var cells: [String: Cell] = [:]
+            for (column, id) in exercises.enumerated() {
+                let points = fields[1 + 3 * column], code = fields[2 + 3 * column]
+                guard let value = Int(points), value >= 0 else {
+                    throw ClassroomError.badInput("\(place) gives \(id) '\(points)' points, not a whole number.")
+                }
+                guard let verdict = ClassroomVerdict(code: code) else {
+                    throw ClassroomError.badInput(
+                        "\(place) gives \(id) the verdict '\(code)'; the verdicts are \(ClassroomVerdict.allCases.map(\.code).joined(separator: ", ")).")
+                }
+                cells[id] = Cell(points: value, verdict: verdict, reason: fields[3 + 3 * column])
+            }
+            let trailing = Array(fields.suffix(Self.trailer.count))
+            let row = Row(student: fields[0], cells: cells,
+                          tampered: trailing[2].isEmpty ? [] : trailing[2].components(separatedBy: Self.pathSeparator),
+                          note: trailing[3])
+            guard trailing[0] == String(row.total) else {
+                throw ClassroomError.badInput("\(place) has the total '\(trailing[0])', but its points add up to \(row.total).")
+            }
+            guard trailing[1] == String(maxTotal) else {
+                throw ClassroomError.badInput("\(place) has the max total '\(trailing[1])', but the header's points add up to \(maxTotal).")
+            }
+            return row
+        }
+        try self.init(exercises: exercises, maxPoints: maxPoints, rows: rows)
+    }
+}
+
+extension Gradebook {
+    /// Writes `text` (a gradebook or its report) to `url`. A file already there with other contents
+    /// is kept first, beside it, as `<name>.<stamp>.bak`; returns where, or `nil` when nothing was kept.
+    public static func save(_ text: String, to url: URL, now: Date = Date()) throws -> URL? {
+        let data = Data(text.utf8)
+        var backup: URL?
+        if let old = FileManager.default.contents(atPath: url.path), old != data {
+            let kept = url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).\(Starters.stamp(now)).bak")
+            try old.write(to: kept, options: .withoutOverwriting)
+            backup = kept
+        }
+        try data.write(to: url, options: .atomic)
+        return backup
+    }
+}
+
+/// RFC 4180 fields and records.
+private enum CSV {
+    /// What makes a spreadsheet read a field as a formula (OWASP's list), and the mark that makes it text.
+    static let formulaStarts: Set<Character> = ["=", "+", "-", "@", "\t", "\r"]
+    static let textMark: Character = "'"
+
+    /// `text` with a leading `'` when a spreadsheet would read it as a formula, or when it starts
+    /// with `'` itself (so that ``untext(_:)`` undoes exactly this).
+    static func text(_ text: String) -> String {
+        guard let first = text.first, formulaStarts.contains(first) || first == textMark else { return text }
+        return String(textMark) + text
+    }
+
+    /// A field as written before ``text(_:)``.
+    static func untext(_ field: String) -> String {
+        field.first == textMark ? String(field.dropFirst()) : field
+    }
+
+    /// A field, quoted when it holds a comma, a double quote or a line break (its quotes doubled).
+    static func field(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The records of a CSV text, each a list of fields. Lines may end in CRLF or LF; a last line
+    /// without one counts, an empty last line does not.
+    static func records(_ text: String) throws -> [[String]] {
+        var records: [[String]] = []
+        var record: [String] = []
+        var field = ""
+        var quoted = false
+        var scalars = text.unicodeScalars.makeIterator()
+        var pending = scalars.next()
+        while let scalar = pending {
+            pending = scalars.next()
+            if quoted {
+                if scalar == "\"" {
+                    if pending == "\"" { field.unicodeScalars.append("\""); pending = scalars.next() } else { quoted = false }
+                } else {
+                    field.unicodeScalars.append(scalar)
+                }
+                continue
+            }
+            switch scalar {
+            case "\"" where field.isEmpty:
+                quoted = true
+            case "\"":
+                throw ClassroomError.badInput("Record \(records.count + 1) of the CSV has a quote inside a field that is not quoted.")
+            case ",":
+                record.append(field)
+                field = ""
+            case "\r" where pending == "\n":
+                break
+            case "\n", "\r":
+                record.append(field)
+                records.append(record)
+                record = []
+                field = ""
+            default:
+                field.unicodeScalars.append(scalar)
+            }
+        }
+        if quoted { throw ClassroomError.badInput("The CSV ends inside a quoted field.") }
+        if !field.isEmpty || !record.isEmpty {
+            record.append(field)
+            records.append(record)
+        }
+        return records
+    }
+}
