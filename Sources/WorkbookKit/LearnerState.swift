@@ -31,10 +31,10 @@ public struct LearnerState: Codable, Sendable, Equatable {
         guard FileManager.default.fileExists(atPath: url.path) else { return LearnerState() }
         let data = try Data(contentsOf: url)
         guard let state = try? JSONDecoder().decode(LearnerState.self, from: data) else {
-            throw WorkbookError.toolFailed("The progress file \(url.path) is damaged. Move it away (your exercises are not in it) and run the command again.")
+            throw WorkbookError.damagedProgressFile(path: url.path)
         }
         guard state.version <= currentVersion else {
-            throw WorkbookError.toolFailed("The progress file \(url.path) was written by a newer workbook (format \(state.version)); update the workbook.")
+            throw WorkbookError.newerProgressFile(path: url.path, version: state.version)
         }
         return state
     }

@@ -13,12 +13,13 @@ public struct Starters: Sendable {
             return kept
         }
         guard let commit else {
-            throw WorkbookError.toolFailed("The starter of \(exercise.id) is neither kept in \(Layout.starterCopy(chapter, exercise)) nor in git history here. Nothing was changed.")
+            throw WorkbookError.starterNotKept(exercise: exercise.id, keptAt: Layout.starterCopy(chapter, exercise))
         }
         let path = Layout.exerciseFile(chapter, exercise)
         let result = try ChildProcess.run("git", ["-C", workbook.root.path, "show", "\(commit):\(path)"], timeLimit: 30)
         guard result.termination == .exited(0) else {
-            throw WorkbookError.toolFailed("The starter of \(exercise.id) could not be read from git (commit \(commit.prefix(10))): \(result.output.trimmingCharacters(in: .whitespacesAndNewlines)). Nothing was changed.")
+            throw WorkbookError.starterNotInGit(exercise: exercise.id, commit: commit,
+                                                gitSaid: result.output.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         return Data(result.output.utf8)
     }
@@ -65,7 +66,7 @@ public struct Starters: Sendable {
             try current.write(to: backup, options: .withoutOverwriting)
             // Only once the backup is known to be on disk and whole is the learner's file replaced.
             guard (try? Data(contentsOf: backup)) == current else {
-                throw WorkbookError.toolFailed("Could not save a backup of \(exercise.file) at \(backup.path); nothing was changed.")
+                throw WorkbookError.backupFailed(file: exercise.file, backup: backup.path)
             }
         }
         try starter.write(to: file, options: .atomic)

@@ -151,7 +151,7 @@ struct LearnerTests {
     private func git(_ root: URL, _ arguments: String...) throws {
         let result = try ChildProcess.run("git", ["-C", root.path] + arguments, timeLimit: 30)
         guard result.termination == .exited(0) else {
-            throw WorkbookError.toolFailed("git \(arguments.joined(separator: " ")): \(result.output)")
+            throw WorkbookError.cannotStart(executable: "git \(arguments.joined(separator: " "))", reason: result.output)
         }
     }
 }

@@ -60,9 +60,7 @@ public struct Builder: Sendable {
                 return BuildResult(built: remaining, broken: broken, excluded: excluded, launch: launch,
                                    seconds: Date().timeIntervalSince(start), output: result.output)
             }
-            if let missing = Self.missingSanitizer(result.output) {
-                throw WorkbookError.toolFailed(missing)
-            }
+            if Self.lacksSanitizer(result.output) { throw WorkbookError.noSanitizer }
             let errors = Self.compilerErrors(in: result.output)
             var decisions: [(chapter: Chapter, decision: Decision)] = []
             for chapter in remaining {
@@ -77,9 +75,8 @@ public struct Builder: Sendable {
             }
             guard !decisions.isEmpty else {
                 let summary = errors.prefix(5).map { $0.summary() }.joined(separator: "\n")
-                throw WorkbookError.toolFailed(
-                    "The build failed outside the chapters, so nothing can be graded.\n"
-                        + (summary.isEmpty ? Grader.tail(of: result.output, lines: 30) : summary))
+                throw WorkbookError.buildFailedOutsideChapters(
+                    details: summary.isEmpty ? Grader.tail(of: result.output, lines: 30) : summary)
             }
             for (chapter, decision) in decisions {
                 switch decision {
@@ -99,7 +96,7 @@ public struct Builder: Sendable {
                                    seconds: Date().timeIntervalSince(start), output: result.output)
             }
         }
-        throw WorkbookError.toolFailed("The build still failed after leaving out everything that did not compile; run `swift build --build-tests --sanitize=thread` to see why.")
+        throw WorkbookError.buildKeepsFailing
     }
 
     /// What to do about a chapter whose build failed.

@@ -53,7 +53,7 @@ extension ClassroomDrill {
         let reachable = listener.probe()
         let fixture = try String(contentsOf: workbook.layout.url(Layout.classroomFixtures).appendingPathComponent("Mischief.swift"), encoding: .utf8)
         guard fixture.contains(Self.portLine) else {
-            throw WorkbookError.toolFailed("The classroom drill's Mischief.swift has no line `\(Self.portLine)` to write the listener's port into.")
+            throw WorkbookError.drillSetUp("the classroom drill's Mischief.swift has no line `\(Self.portLine)` to write the listener's port into")
         }
         try replace(Layout.exerciseFile(one, one.exercises[0]), in: cy,
                     with: Data(fixture.replacingOccurrences(of: Self.portLine, with: "let drillListenerPort: UInt16 = \(listener.port)").utf8))

@@ -135,7 +135,7 @@ struct ClassroomDrill: Sendable {
 
     func chapter(_ number: Int) throws -> Chapter {
         guard let found = workbook.chapters.first(where: { $0.number == number }) else {
-            throw WorkbookError.toolFailed("The classroom drill needs Chapter \(number).")
+            throw WorkbookError.drillSetUp("the classroom drill needs Chapter \(number)")
         }
         return found
     }

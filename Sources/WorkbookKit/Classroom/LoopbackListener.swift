@@ -18,7 +18,7 @@ final class LoopbackListener: @unchecked Sendable {
     /// Listens on an ephemeral port of 127.0.0.1 until ``stop()``.
     init() throws {
         let made = Self.streamSocket()
-        guard made >= 0 else { throw WorkbookError.toolFailed("The classroom drill could not open a socket: \(String(cString: strerror(errno))).") }
+        guard made >= 0 else { throw WorkbookError.drillSetUp("no socket for the loopback listener (\(String(cString: strerror(errno))))") }
         var address = Self.loopback(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
@@ -29,7 +29,7 @@ final class LoopbackListener: @unchecked Sendable {
         guard bound else {
             let reason = String(cString: strerror(errno))
             close(made)
-            throw WorkbookError.toolFailed("The classroom drill could not listen on 127.0.0.1: \(reason).")
+            throw WorkbookError.drillSetUp("no listener on 127.0.0.1 (\(reason))")
         }
         port = UInt16(bigEndian: address.sin_port)
         source = DispatchSource.makeReadSource(fileDescriptor: made, queue: DispatchQueue(label: "classroom-drill-listener"))

@@ -82,6 +82,40 @@ public enum Says {
         "Chapter \(chapter.number) does not compile, so none of its exercises can run: \(error.message) (in \((error.file as NSString).lastPathComponent))"
     }
 
+    // MARK: Problems (``WorkbookError``)
+
+    /// What a ``WorkbookError`` says.
+    static func problem(_ error: WorkbookError) -> String {
+        switch error {
+        case let .badManifest(path, reason):
+            "The chapter manifest \(path) cannot be read: \(reason)"
+        case let .unknownName(name, known):
+            "There is no chapter or exercise called '\(name)'. Try one of: \(known.joined(separator: ", "))."
+        case .notInWorkbook:
+            "This is not inside the Dispatch Workbook (no Package.swift with an Exercises folder above the current directory)."
+        case let .cannotStart(executable, reason):
+            "Could not start \(executable): \(reason)."
+        case .noSanitizer:
+            "This Swift toolchain has no Thread Sanitizer, and the workbook grades every exercise under it. Install a toolchain from swift.org (Linux x86_64/arm64 or macOS; Xcode's toolchain on macOS) — TSan is part of it."
+        case let .buildFailedOutsideChapters(details):
+            "The build failed outside the chapters, so nothing can be graded.\n" + details
+        case .buildKeepsFailing:
+            "The build still failed after leaving out everything that did not compile; run `swift build --build-tests --sanitize=thread` to see why."
+        case let .damagedProgressFile(path):
+            "The progress file \(path) is damaged. Move it away (your exercises are not in it) and run the command again."
+        case let .newerProgressFile(path, version):
+            "The progress file \(path) was written by a newer workbook (format \(version)); update the workbook."
+        case let .starterNotKept(exercise, keptAt):
+            "The starter of \(exercise) is neither kept in \(keptAt) nor in git history here. Nothing was changed."
+        case let .starterNotInGit(exercise, commit, gitSaid):
+            "The starter of \(exercise) could not be read from git (commit \(commit.prefix(10))): \(gitSaid). Nothing was changed."
+        case let .backupFailed(file, backup):
+            "Could not save a backup of \(file) at \(backup); nothing was changed."
+        case let .drillSetUp(what):
+            "The drill could not set itself up: \(what)."
+        }
+    }
+
     // MARK: The learner's progress
 
     /// Files a learner should not have changed did change since the workbook was set up.

@@ -42,7 +42,7 @@ public enum ChildProcess {
         let start = Date()
         var pipe: [Int32] = [0, 0]
         guard pipe.withUnsafeMutableBufferPointer({ makePipe($0.baseAddress!) }) == 0 else {
-            throw WorkbookError.toolFailed("Could not create a pipe to run \(executable).")
+            throw WorkbookError.cannotStart(executable: executable, reason: "no pipe for its output (\(String(cString: strerror(errno))))")
         }
         let readEnd = pipe[0], writeEnd = pipe[1]
 
@@ -94,7 +94,7 @@ public enum ChildProcess {
         if devNull >= 0 { close(devNull) }
         guard status == 0 else {
             close(readEnd)
-            throw WorkbookError.toolFailed("Could not start \(executable): \(String(cString: strerror(status))).")
+            throw WorkbookError.cannotStart(executable: executable, reason: String(cString: strerror(status)))
         }
         RunningChildren.shared.add(pid)
         defer { RunningChildren.shared.remove(pid) }
