@@ -28,6 +28,16 @@ public enum HintLevel: String, CaseIterable, Sendable, Codable {
     /// What `export` gives when the teacher does not choose.
     public static let `default` = HintLevel.nudges
 
+    /// The level a teacher typed (`--hints nudges`); anything else is a bad-input ``ClassroomError``
+    /// naming the choices.
+    public init(choice text: String) throws {
+        guard let level = HintLevel(rawValue: text) else {
+            let names = Self.allCases.map(\.rawValue)
+            throw ClassroomError.badInput("--hints takes \(names.dropLast().joined(separator: ", ")) or \(names[names.count - 1]), not '\(text)'.")
+        }
+        self = level
+    }
+
     /// The steps of `ladder` handed out at this level.
     public func steps(of ladder: [HintStep]) -> [HintStep] {
         switch self {

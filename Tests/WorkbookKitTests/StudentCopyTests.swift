@@ -114,6 +114,13 @@ struct StudentCopyTests {
         }
     }
 
+    @Test("--hints takes all, nudges or none; anything else is bad input naming them")
+    func hintChoice() throws {
+        #expect(try HintLevel.allCases.map { try HintLevel(choice: $0.rawValue) } == HintLevel.allCases)
+        let error = try #require(throws: ClassroomError.self) { try HintLevel(choice: "some") }
+        #expect(error.isBadInput && error.description == "--hints takes all, nudges or none, not 'some'.")
+    }
+
     @Test("a starter found neither kept nor in git: nothing is written, and the message says which")
     func missingStarter() throws {
         let empty = try ClassroomFixture.scratch("no-starters")

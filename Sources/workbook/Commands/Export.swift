@@ -38,12 +38,7 @@ extension Command {
                 }
                 return data
             }
-            let hints = try arguments.text(.hints).map { text in
-                guard let level = HintLevel(rawValue: text) else {
-                    throw UsageError(message: "--hints takes \(HintLevel.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'.")
-                }
-                return level
-            } ?? .default
+            let hints = try arguments.text(.hints).map(HintLevel.init(choice:)) ?? .default
             let assignment = try ClassroomAssignment(workbook: workbook, chapterList: arguments.text(.chapters), pointsFile: pointsFile)
             let destination = URL(fileURLWithPath: folder)
             let written = try StudentCopy(workbook: workbook, assignment: assignment, hints: hints).write(to: destination)
