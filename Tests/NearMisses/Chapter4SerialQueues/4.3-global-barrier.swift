@@ -1,4 +1,4 @@
-// near-miss race: the write is a barrier on a global queue — global queues ignore `.barrier`, and the cache's reads run on its own queue anyway, so writes race with reads and with each other.
+// near-miss race: the write is a `sync` barrier on a global queue — global queues ignore `.barrier`, and the cache's reads run on its own queue anyway, so writes race with reads and with each other.
 import Dispatch
 
 /// A thread-safe dictionary of settings, read often and written rarely.
@@ -15,6 +15,6 @@ public final class SettingsCache {
 
     /// Stores `value` for `key`; `nil` removes the key.
     public func setValue(_ value: String?, forKey key: String) {
-        DispatchQueue.global().async(flags: .barrier) { self.storage[key] = value }
+        DispatchQueue.global().sync(flags: .barrier) { storage[key] = value }
     }
 }
