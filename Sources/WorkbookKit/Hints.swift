@@ -160,7 +160,7 @@ public struct ExportedHints: Codable, Sendable, Equatable {
     }
 }
 
-extension Workbook {
+public extension Workbook {
     /// Where `chapter`'s hints are kept.
     public func hintFile(of chapter: Chapter) -> URL {
         layout.url(Layout.hints(chapter))

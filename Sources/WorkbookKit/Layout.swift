@@ -6,16 +6,16 @@ import Foundation
 /// (`Exercises/Chapter1Latch/CountdownBlock.swift`); ``url(_:)`` resolves one against ``root``.
 public struct Layout: Sendable, Equatable {
     /// The package root (the folder with Package.swift).
-    public var root: URL
+    var root: URL
 
     public init(root: URL) { self.root = root }
 
     // MARK: Names
 
     /// The package manifest.
-    public static let packageManifest = "Package.swift"
+    static let packageManifest = "Package.swift"
     /// The engine and the `workbook` tool.
-    public static let sourcesFolder = "Sources"
+    static let sourcesFolder = "Sources"
     /// The chapters' suites, the shared test support, the engine's tests, the near misses.
     public static let testsFolder = "Tests"
     /// A chapter's manifest, beside its exercises.
@@ -23,21 +23,21 @@ public struct Layout: Sendable, Equatable {
     /// A chapter's lesson, beside its exercises.
     public static let lessonName = "README.md"
     /// A chapter's hints, beside its solutions.
-    public static let hintsName = "hints.md"
+    static let hintsName = "hints.md"
     /// The learner's progress (git-ignored).
-    public static let stateFile = ".workbook-state.json"
+    static let stateFile = ".workbook-state.json"
     /// Where `reset` keeps the learner's files it replaces.
     public static let backupsFolder = ".workbook-backups"
 
     /// The folders (and, with ``packageManifest``, the files) a build of the package reads.
-    public static let buildInputs = [sourcesFolder, testsFolder, SourceSet.exercises.folder, SourceSet.solutions.folder]
+    static let buildInputs = [sourcesFolder, testsFolder, SourceSet.exercises.folder, SourceSet.solutions.folder]
     /// What the learner is not meant to edit: a grade is only as trustworthy as these.
-    public static let frozen = [testsFolder, packageManifest, SourceSet.solutions.folder, sourcesFolder]
+    static let frozen = [testsFolder, packageManifest, SourceSet.solutions.folder, sourcesFolder]
 
     // MARK: Paths relative to the root
 
     /// A chapter's folder in `sources`: `Exercises/Chapter1Latch`.
-    public static func chapterFolder(_ chapter: Chapter, in sources: SourceSet = .exercises) -> String {
+    static func chapterFolder(_ chapter: Chapter, in sources: SourceSet = .exercises) -> String {
         "\(sources.folder)/\(chapter.name)"
     }
 
@@ -47,7 +47,7 @@ public struct Layout: Sendable, Equatable {
     }
 
     /// A chapter's manifest: `Exercises/Chapter1Latch/chapter.json`.
-    public static func manifest(of folderName: String) -> String {
+    static func manifest(of folderName: String) -> String {
         "\(SourceSet.exercises.folder)/\(folderName)/\(chapterManifest)"
     }
 
@@ -62,28 +62,28 @@ public struct Layout: Sendable, Equatable {
     }
 
     /// A chapter's suites: `Tests/Chapter1LatchTests`.
-    public static func testFolder(_ chapter: Chapter) -> String {
+    static func testFolder(_ chapter: Chapter) -> String {
         "\(testsFolder)/\(chapter.testModule)"
     }
 
     /// A chapter's near misses and correct alternatives: `Tests/NearMisses/Chapter1Latch`.
-    public static func nearMissFolder(_ chapter: Chapter) -> String {
+    static func nearMissFolder(_ chapter: Chapter) -> String {
         "\(testsFolder)/NearMisses/\(chapter.name)"
     }
 
     /// The kept copy of an exercise's starter, which `reset` restores from (no git history needed):
     /// `Tests/Starters/Chapter1Latch/CountdownBlock.swift`. The selftest holds it equal to the starter.
-    public static func starterCopy(_ chapter: Chapter, _ exercise: Exercise) -> String {
+    static func starterCopy(_ chapter: Chapter, _ exercise: Exercise) -> String {
         "\(testsFolder)/Starters/\(chapter.name)/\(exercise.file)"
     }
 
     /// The faulty exercises the selftest's fault drill swaps in.
-    public static let drillFixtures = "\(testsFolder)/WorkbookKitTests/Fixtures/drill"
+    static let drillFixtures = "\(testsFolder)/WorkbookKitTests/Fixtures/drill"
     /// What the classroom drill swaps in (a submission up to mischief).
-    public static let classroomFixtures = "\(testsFolder)/WorkbookKitTests/Fixtures/classroom"
+    static let classroomFixtures = "\(testsFolder)/WorkbookKitTests/Fixtures/classroom"
 
     /// Where a backup of an exercise's file made at `stamp` goes.
-    public static func backup(_ chapter: Chapter, _ exercise: Exercise, stamp: String) -> String {
+    static func backup(_ chapter: Chapter, _ exercise: Exercise, stamp: String) -> String {
         "\(backupsFolder)/\(stamp)/\(chapter.name)/\(exercise.file)"
     }
 
@@ -120,7 +120,7 @@ public struct Layout: Sendable, Equatable {
     /// A full path (from a compiler or a backtrace, maybe of a copy of the package elsewhere) made
     /// relative at its last top-level folder: `/…/Exercises/Chapter1Latch/X.swift` →
     /// `Exercises/Chapter1Latch/X.swift`.
-    public static func trimmed(_ path: String) -> String {
+    static func trimmed(_ path: String) -> String {
         for folder in [SourceSet.exercises.folder, SourceSet.solutions.folder, testsFolder, sourcesFolder] {
             if let range = path.range(of: "/\(folder)/", options: .backwards) {
                 return folder + "/" + path[range.upperBound...]
@@ -130,7 +130,7 @@ public struct Layout: Sendable, Equatable {
     }
 }
 
-extension Workbook {
+public extension Workbook {
     /// Where this workbook's files are.
-    public var layout: Layout { Layout(root: root) }
+    var layout: Layout { Layout(root: root) }
 }

@@ -2,32 +2,32 @@ import Foundation
 
 /// What the workbook remembers for a learner: exercises done, hints shown, where the starters came
 /// from. Lives in `.workbook-state.json` at the package root (git-ignored).
-public struct LearnerState: Codable, Sendable, Equatable {
+struct LearnerState: Codable, Sendable, Equatable {
     /// The format of this file; a newer format than this tool knows is not overwritten.
-    public static let currentVersion = 1
+    static let currentVersion = 1
 
-    public var version = LearnerState.currentVersion
+    var version = LearnerState.currentVersion
     /// Exercise ids that passed a `check`.
-    public var done: Set<String> = []
+    var done: Set<String> = []
     /// How many hint steps of each exercise have been shown.
-    public var hintsShown: [String: Int] = [:]
+    var hintsShown: [String: Int] = [:]
     /// Exercise ids a check has failed (a student copy's last hint step waits for one); optional, so
     /// that a state file written before it reads as it was.
-    public var failedChecks: Set<String>?
+    var failedChecks: Set<String>?
     /// The git commit whose Exercises/ are the pristine starters (`reset` restores from it).
-    public var starterCommit: String?
+    var starterCommit: String?
 
     public init() {}
 
     /// Marks every exercise a check graded as done or not done.
-    public mutating func record(_ report: CheckReport) {
+    mutating func record(_ report: CheckReport) {
         for result in report.results {
             if result.passed { done.insert(result.exercise.id) } else { done.remove(result.exercise.id) }
         }
     }
 
     /// Reads the state file; a missing file is a fresh state.
-    public static func load(from url: URL) throws -> LearnerState {
+    static func load(from url: URL) throws -> LearnerState {
         guard FileManager.default.fileExists(atPath: url.path) else { return LearnerState() }
         let data = try Data(contentsOf: url)
         guard let state = try? JSONDecoder().decode(LearnerState.self, from: data) else {
@@ -41,14 +41,14 @@ public struct LearnerState: Codable, Sendable, Equatable {
 
     /// Writes atomically (a temporary file, then a rename), so an interrupted write never leaves a
     /// half-written file behind.
-    public func save(to url: URL) throws {
+    func save(to url: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(self).write(to: url, options: .atomic)
     }
 
     /// The state file of a workbook.
-    public static func file(of workbook: Workbook) -> URL {
+    static func file(of workbook: Workbook) -> URL {
         workbook.layout.url(Layout.stateFile)
     }
 }

@@ -8,9 +8,9 @@ public struct Exercise: Codable, Sendable, Hashable {
     /// The file's name inside the chapter's folder.
     public var file: String
     /// The Swift Testing suite type that grades it, e.g. `Exercise1_1Tests`.
-    public var suite: String
+    var suite: String
     /// How the untouched starter must fail; `workbook selftest` holds it to that.
-    public var expectedFailure: FailureKind
+    var expectedFailure: FailureKind
     // Its hints are not here, beside the learner's files, but in `Solutions/` (see ``HintFile``).
 }
 
@@ -21,14 +21,14 @@ public struct Chapter: Codable, Sendable, Hashable {
     public var summary: String
     public var exercises: [Exercise]
     /// The folder (and module) name, e.g. `Chapter1Latch`. Filled in from the folder, not the JSON.
-    public var name: String = ""
+    var name: String = ""
 
     private enum CodingKeys: String, CodingKey { case number, title, summary, exercises }
 
     /// The module of the chapter's tests.
-    public var testModule: String { name + "Tests" }
+    var testModule: String { name + "Tests" }
     /// The short name `WORKBOOK_ONLY` and `swift test --filter` take, e.g. `Chapter1`.
-    public var shortName: String { "Chapter\(number)" }
+    var shortName: String { "Chapter\(number)" }
 }
 
 /// The whole workbook: every chapter found under `Exercises/`, in order.
@@ -116,7 +116,7 @@ public struct Workbook: Sendable {
     }
 
     /// The learner's file of an exercise.
-    public func exerciseFile(_ chapter: Chapter, _ exercise: Exercise) -> URL {
+    func exerciseFile(_ chapter: Chapter, _ exercise: Exercise) -> URL {
         layout.url(Layout.exerciseFile(chapter, exercise))
     }
 

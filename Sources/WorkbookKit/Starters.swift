@@ -2,13 +2,13 @@ import Foundation
 
 /// Restores starters, always keeping a backup of the learner's file first.
 public struct Starters: Sendable {
-    public var workbook: Workbook
+    var workbook: Workbook
 
     public init(workbook: Workbook) { self.workbook = workbook }
 
     /// The pristine starter of an exercise: the copy the workbook keeps (see ``Layout/starterCopy(_:_:)``),
     /// or, in a copy of the workbook without it, the file in git at `commit`.
-    public func starter(_ chapter: Chapter, _ exercise: Exercise, commit: String?) throws -> Data {
+    func starter(_ chapter: Chapter, _ exercise: Exercise, commit: String?) throws -> Data {
         if let kept = FileManager.default.contents(atPath: workbook.layout.url(Layout.starterCopy(chapter, exercise)).path) {
             return kept
         }
@@ -26,7 +26,7 @@ public struct Starters: Sendable {
 
     /// Every exercise whose kept starter copy is missing or differs from its starter in
     /// `Exercises/` — for the selftest, on a clean checkout where the starters are untouched.
-    public func staleCopies() -> [String] {
+    func staleCopies() -> [String] {
         workbook.allExercises.compactMap { chapter, exercise in
             let copy = Layout.starterCopy(chapter, exercise), file = Layout.exerciseFile(chapter, exercise)
             let kept = FileManager.default.contents(atPath: workbook.layout.url(copy).path)
@@ -37,7 +37,7 @@ public struct Starters: Sendable {
     }
 
     /// The commit the workbook was cloned at, to remember as the starters' source.
-    public func currentCommit() -> String? {
+    func currentCommit() -> String? {
         guard let result = try? ChildProcess.run("git", ["-C", workbook.root.path, "rev-parse", "HEAD"], timeLimit: 30),
               result.termination == .exited(0) else { return nil }
         let commit = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -53,7 +53,7 @@ public struct Starters: Sendable {
     }
 
     /// Saves the learner's file to a timestamped backup, then writes the starter over it.
-    public func reset(_ chapter: Chapter, _ exercise: Exercise, commit: String?, now: Date = Date()) throws -> Outcome {
+    func reset(_ chapter: Chapter, _ exercise: Exercise, commit: String?, now: Date = Date()) throws -> Outcome {
         let file = workbook.exerciseFile(chapter, exercise)
         let starter = try starter(chapter, exercise, commit: commit)
         let current = try? Data(contentsOf: file)
@@ -84,7 +84,7 @@ public struct Starters: Sendable {
     /// Files the learner is not meant to edit — the tests, the test support, the manifest of the
     /// package, the solutions — that differ from `commit` (or are new). A grade is only as
     /// trustworthy as the tests that gave it, so `check` says when these changed.
-    public func frozenChanges(since commit: String) -> [String] {
+    func frozenChanges(since commit: String) -> [String] {
         let frozen = Layout.frozen
         var changed: [String] = []
         if let diff = try? ChildProcess.run("git", ["-C", workbook.root.path, "diff", "--name-only", commit, "--"] + frozen, timeLimit: 30),

@@ -1,14 +1,14 @@
 import Foundation
 
 /// A compiler error, located.
-public struct CompilerError: Sendable, Equatable, Codable {
-    public var file: String
-    public var line: Int
-    public var column: Int
-    public var message: String
+struct CompilerError: Sendable, Equatable, Codable {
+    var file: String
+    var line: Int
+    var column: Int
+    var message: String
 
     /// How much of the file's path a summary shows.
-    public enum FileShown: Sendable {
+    enum FileShown: Sendable {
         case fullPath
         /// From the package root: `Exercises/Chapter1Latch/CountdownBlock.swift`.
         case fromPackageRoot
@@ -17,7 +17,7 @@ public struct CompilerError: Sendable, Equatable, Codable {
     }
 
     /// `file:line: message`, the one line a summary shows for an error.
-    public func summary(_ shown: FileShown = .fullPath) -> String {
+    func summary(_ shown: FileShown = .fullPath) -> String {
         let path = switch shown {
         case .fullPath: file
         case .fromPackageRoot: Layout.trimmed(file)
@@ -28,30 +28,30 @@ public struct CompilerError: Sendable, Equatable, Codable {
 }
 
 /// An exercise left out of its chapter's build because its own file does not compile.
-public struct ExcludedExercise: Sendable, Equatable {
-    public var chapter: Chapter
-    public var exercise: Exercise
+struct ExcludedExercise: Sendable, Equatable {
+    var chapter: Chapter
+    var exercise: Exercise
     /// The compiler's errors, every one of them in the exercise's own file.
-    public var errors: [CompilerError]
+    var errors: [CompilerError]
 }
 
 /// The result of building the chapters and their tests.
-public struct BuildResult: Sendable {
+struct BuildResult: Sendable {
     /// The chapters that made it into the test binary (some maybe without an exercise, see `excluded`).
-    public var built: [Chapter]
+    var built: [Chapter]
     /// Chapters left out because they do not compile, with their errors.
-    public var broken: [(chapter: Chapter, errors: [CompilerError])]
+    var broken: [(chapter: Chapter, errors: [CompilerError])]
     /// Exercises left out of chapters that were built without them: each one's own file does not
     /// compile, and its suite was left out with it.
-    public var excluded: [ExcludedExercise] = []
+    var excluded: [ExcludedExercise] = []
     /// How to run the tests of this build, when anything was built.
-    public var launch: TestLaunch?
-    public var seconds: Double
+    var launch: TestLaunch?
+    var seconds: Double
     /// Output of the last build attempt (for --verbose and for failures outside any chapter).
-    public var output: String
+    var output: String
 
     /// `true` when `exercise` of `chapter` is in the test binary.
-    public func contains(_ chapter: Chapter, _ exercise: Exercise) -> Bool {
+    func contains(_ chapter: Chapter, _ exercise: Exercise) -> Bool {
         built.contains { $0.name == chapter.name }
             && !excluded.contains { $0.chapter.name == chapter.name && $0.exercise.id == exercise.id }
     }

@@ -10,24 +10,24 @@ import Foundation
 /// leaves out a chapter or narrows one for the first time, so the rounds are bounded. What a
 /// successful build left out is remembered beside it: the next build starts without it while
 /// nothing in its chapter has changed, instead of failing the same way first.
-public struct Builder: Sendable {
-    public var workbook: Workbook
-    public var sources: SourceSet
+struct Builder: Sendable {
+    var workbook: Workbook
+    var sources: SourceSet
     /// Where the build goes, e.g. `.build-check`.
-    public var scratchPath: URL
+    var scratchPath: URL
     /// Called with a line of progress for the user.
-    public var progress: @Sendable (String) -> Void
+    var progress: @Sendable (String) -> Void
     /// Whether to report SwiftPM's every step too (for a terminal's one updating line).
-    public var showsSteps = false
+    var showsSteps = false
     /// Whether to start without the exercises the last build here left out, while their chapters
     /// are unchanged (the self-test turns it off: it proves every starter by compiling it).
-    public var remembersExclusions = true
+    var remembersExclusions = true
     /// Whether the build holds the engine and its unit tests too (the self-test's, which runs them);
     /// grading builds leave them out (see ``BuildSettings/engine``).
-    public var withEngine = false
+    var withEngine = false
     /// What runs each build; `nil`: SwiftPM under TSan. Tests give recorded builds here, so the
     /// leave-out loop is tested without a compiler.
-    public var packageBuild: (any PackageBuild)?
+    var packageBuild: (any PackageBuild)?
 
     public init(workbook: Workbook, sources: SourceSet, scratchPath: URL, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.workbook = workbook
@@ -37,7 +37,7 @@ public struct Builder: Sendable {
     }
 
     /// Builds `chapters` (all by default) and their tests.
-    public func build(_ chapters: [Chapter]? = nil) throws -> BuildResult {
+    func build(_ chapters: [Chapter]? = nil) throws -> BuildResult {
         let start = Date()
         var remaining = chapters ?? workbook.chapters
         var broken: [(chapter: Chapter, errors: [CompilerError])] = []
@@ -100,7 +100,7 @@ public struct Builder: Sendable {
     }
 
     /// What to do about a chapter whose build failed.
-    public enum Decision: Sendable, Equatable {
+    enum Decision: Sendable, Equatable {
         /// Build the chapter again without these exercises (each with its own errors).
         case leaveOut([ExcludedExercise])
         /// Leave the whole chapter out; these are the errors to show.
@@ -121,7 +121,7 @@ public struct Builder: Sendable {
     /// exercise, a missing exercise file, or errors left after the chapter was narrowed once — the
     /// chapter goes as a whole. After a narrowing, the errors shown are those of the first round:
     /// the later ones are often only its echo (another file that used a type of the one left out).
-    public static func decide(_ errors: [CompilerError], in chapter: Chapter, sources: SourceSet, testFiles: [String],
+    static func decide(_ errors: [CompilerError], in chapter: Chapter, sources: SourceSet, testFiles: [String],
                               leftOutBefore: [ExcludedExercise], filesPresent: Bool) -> Decision? {
         let mine = errors.filter { error in
             error.file.contains("/\(Layout.chapterFolder(chapter, in: sources))/") || error.file.contains("/\(Layout.testFolder(chapter))/")
@@ -145,7 +145,7 @@ public struct Builder: Sendable {
 
     /// The test files of a suite, by the workbook's convention: `<Suite>.swift`, and `<Suite>+<part>.swift`
     /// for a suite spread over several files. Only these files may name the exercise's types.
-    public static func testFiles(ofSuite suite: String, in files: [String]) -> [String] {
+    static func testFiles(ofSuite suite: String, in files: [String]) -> [String] {
         files.filter { $0 == "\(suite).swift" || ($0.hasPrefix("\(suite)+") && $0.hasSuffix(".swift")) }.sorted()
     }
 

@@ -10,12 +10,12 @@ extension Builder {
     }
 
     /// Every `file:line:col: error: message` line, once each.
-    public static func compilerErrors(in output: String) -> [CompilerError] {
+    static func compilerErrors(in output: String) -> [CompilerError] {
         diagnostics(in: output, severity: "error")
     }
 
     /// Every `file:line:col: warning: message` line, once each.
-    public static func compilerWarnings(in output: String) -> [CompilerError] {
+    static func compilerWarnings(in output: String) -> [CompilerError] {
         diagnostics(in: output, severity: "warning")
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// Runs one build of the package with some chapters only and some files left out: the seam between
 /// SwiftPM and the ``Builder``'s policy of leaving out what does not compile.
-public protocol PackageBuild: Sendable {
+protocol PackageBuild: Sendable {
     /// Builds the chapters `only` names (all when `nil`) and their tests, without the
     /// `<target>/<file>` entries of `exclude`.
     func run(only: [String]?, exclude: [String]) throws -> ChildResult

@@ -8,17 +8,17 @@ import Foundation
 /// its row and never stops the batch.
 public struct BatchGrader: Sendable {
     /// The teacher's student copy (the template), with its `workbook.lock`.
-    public var workbook: Workbook
-    public var lock: WorkbookLock
+    var workbook: Workbook
+    var lock: WorkbookLock
     /// The `workbook` tool to run `check --classroom --json` with.
-    public var executable: URL
+    var executable: URL
     /// Where each job keeps its package copy and build, from one submission to the next.
-    public var workFolder: URL
+    var workFolder: URL
     /// Submissions graded at once (each with its own build: TSan builds are heavy).
     public var jobs = 1
     /// Seconds one submission may take in all, build included.
-    public var timeLimit: Double = 1_200
-    public var progress: @Sendable (String) -> Void
+    var timeLimit: Double = 1_200
+    var progress: @Sendable (String) -> Void
 
     public init(workbook: Workbook, executable: URL, workFolder: URL, progress: @escaping @Sendable (String) -> Void = { _ in }) throws {
         self.workbook = workbook

@@ -5,7 +5,7 @@ import Foundation
 /// Stored in `workbook.lock`, so the grading reads the points the teacher set, not the student's.
 public struct ClassroomAssignment: Codable, Sendable, Equatable {
     /// Points an exercise is worth unless the points file says otherwise.
-    public static let defaultPoints = 10
+    static let defaultPoints = 10
 
     /// The assigned chapters' numbers, ascending.
     public var chapters: [Int]
@@ -52,7 +52,7 @@ public struct ClassroomAssignment: Codable, Sendable, Equatable {
 
     /// The chapter numbers of a list like "1,3" (or "Chapter1, chapter3semaphores": any name
     /// ``Workbook/chapter(named:)`` knows).
-    public static func parseChapters(_ list: String, in workbook: Workbook) throws -> [Int] {
+    static func parseChapters(_ list: String, in workbook: Workbook) throws -> [Int] {
         let names = list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         guard !names.isEmpty, !names.contains(where: \.isEmpty) else {
             throw ClassroomError.badInput("'\(list)' is not a list of chapters; write them like 1,3.")
@@ -68,7 +68,7 @@ public struct ClassroomAssignment: Codable, Sendable, Equatable {
 
     /// Points by exercise id from a points file: a JSON object of whole numbers, like
     /// `{"1.1": 5, "3.2": 20}`. Whether the ids exist is checked against a workbook by `init`.
-    public static func parsePoints(_ data: Data) throws -> [String: Int] {
+    static func parsePoints(_ data: Data) throws -> [String: Int] {
         let entries: [String: PointsEntry]
         do {
             entries = try JSONDecoder().decode([String: PointsEntry].self, from: data)

@@ -13,12 +13,12 @@ public enum ClassroomVerdict: Hashable, Sendable, Codable, CustomStringConvertib
     case notGraded
 
     /// Every verdict, passing first, then the failures in the order a learner meets them.
-    public static let allCases: [ClassroomVerdict] =
+    static let allCases: [ClassroomVerdict] =
         [.pass] + FailureKind.allCases.sorted().map(ClassroomVerdict.failed) + [.tampered, .notGraded]
 
     /// The word for it in CSV and JSON: `pass`, `compile`, `race`, `crash`, `hang`, `wrong`,
     /// `tampered`, `not graded`.
-    public var code: String {
+    var code: String {
         switch self {
         case .pass: "pass"
         case let .failed(kind): kind.rawValue
@@ -34,7 +34,7 @@ public enum ClassroomVerdict: Hashable, Sendable, Codable, CustomStringConvertib
     }
 
     /// A short label for people: "passed", "data race", "protected file changed", …
-    public var label: String {
+    var label: String {
         switch self {
         case .pass: "passed"
         case let .failed(kind): kind.label
@@ -66,7 +66,7 @@ public struct ClassroomGrade: Codable, Sendable, Equatable {
         /// The exercise's id, e.g. "1.1".
         public var exercise: String
         /// Its chapter's number.
-        public var chapter: Int
+        var chapter: Int
         /// Points awarded: all of ``maxPoints`` for a pass, none otherwise.
         public var points: Int
         public var maxPoints: Int

@@ -12,22 +12,22 @@ public enum ClassroomWorkflow {
     /// Where the workflow lives in a student copy.
     public static let path = ".github/workflows/classroom.yml"
     /// The workflow's name; GitHub Classroom looks for exactly this one.
-    public static let name = "Autograding Tests"
+    static let name = "Autograding Tests"
     /// The job's name; GitHub Classroom looks for exactly this one.
-    public static let job = "run-autograding-tests"
+    static let job = "run-autograding-tests"
     /// The image the job runs in: the Swift toolchain installed the standard way, as in the
     /// project's CI.
-    public static let container = "swift:6.3"
+    static let container = "swift:6.3"
     /// Minutes an exercise's step may take before the grader stops it.
-    public static let timeoutMinutes = 10
+    static let timeoutMinutes = 10
 
     /// The id of an exercise's grading step: "1.1" → `exercise-1-1`.
-    public static func stepID(for exercise: String) -> String {
+    static func stepID(for exercise: String) -> String {
         "exercise-" + exercise.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
     }
 
     /// The environment variable the reporter reads a step's result from: `EXERCISE-1-1_RESULTS`.
-    public static func resultsVariable(for stepID: String) -> String {
+    static func resultsVariable(for stepID: String) -> String {
         stepID.uppercased() + "_RESULTS"
     }
 
@@ -35,12 +35,12 @@ public enum ClassroomWorkflow {
     static let tool = "swift run workbook"
 
     /// The arguments of the `workbook` tool that grade one exercise; its exit status decides the points.
-    public static func arguments(for exercise: String) -> [String] {
+    static func arguments(for exercise: String) -> [String] {
         ["check", "--classroom", exercise]
     }
 
     /// The command that grades one exercise; its exit status decides the points.
-    public static func command(for exercise: String) -> String {
+    static func command(for exercise: String) -> String {
         ([tool] + arguments(for: exercise)).joined(separator: " ")
     }
 
@@ -48,7 +48,7 @@ public enum ClassroomWorkflow {
     /// repository's first) has it, and removes the files a student added beside the exercises, run
     /// in the repository before anything is graded: what is graded is the exercise files in the
     /// template, the same as `workbook grade` grades by copying only them into a pristine copy.
-    public static var restoreScript: String {
+    static var restoreScript: String {
         let restored = (ProtectedPaths.pathspecs + [WorkbookLock.fileName]).map(shellQuoted).joined(separator: " ")
         let cleared = ProtectedPaths.folders.map(shellQuoted).joined(separator: " ")
         return """
@@ -64,7 +64,7 @@ public enum ClassroomWorkflow {
 
     /// The workflow for `assignment`: restore the protected files from the template commit, build
     /// once, grade each assigned exercise in its own step, report.
-    public static func yaml(for assignment: ClassroomAssignment, workbook: Workbook) -> String {
+    static func yaml(for assignment: ClassroomAssignment, workbook: Workbook) -> String {
         let exercises = assignment.exercises(in: workbook)
         let restore = restoreScript.split(separator: "\n").map { "          " + $0 }.joined(separator: "\n")
         var yaml = """

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The gradebook as CSV, read back from CSV, and saved without losing an older one.
-extension Gradebook {
+public extension Gradebook {
     /// Between the paths of the changed-files column.
     private static let pathSeparator = "; "
     /// The columns after the exercises'.
@@ -21,7 +21,7 @@ extension Gradebook {
     /// a formula (it starts with `=`, `+`, `-`, `@`, a tab or a carriage return) is written with a
     /// leading `'`, so that it shows as text; so is one that starts with `'`, so that reading it back
     /// gives what was written.
-    public func csv() -> String {
+    func csv() -> String {
         let records = [header()] + rows.map { row in
             [row.student]
                 + exercises.flatMap { id in [String(row.cell(id).points), row.cell(id).verdict.code, row.cell(id).reason] }
@@ -85,10 +85,10 @@ extension Gradebook {
     }
 }
 
-extension Gradebook {
+public extension Gradebook {
     /// Writes `text` (a gradebook or its report) to `url`. A file already there with other contents
     /// is kept first, beside it, as `<name>.<stamp>.bak`; returns where, or `nil` when nothing was kept.
-    public static func save(_ text: String, to url: URL, now: Date = Date()) throws -> URL? {
+    static func save(_ text: String, to url: URL, now: Date = Date()) throws -> URL? {
         let data = Data(text.utf8)
         var backup: URL?
         if let old = FileManager.default.contents(atPath: url.path), old != data {

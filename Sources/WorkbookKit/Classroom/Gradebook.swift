@@ -5,10 +5,10 @@ import Foundation
 public struct Gradebook: Sendable, Equatable {
     /// One student's result for one exercise.
     public struct Cell: Sendable, Equatable {
-        public var points: Int
-        public var verdict: ClassroomVerdict
+        var points: Int
+        var verdict: ClassroomVerdict
         /// Why, in one line ("Data race: …"); empty when nothing needs saying.
-        public var reason: String
+        var reason: String
 
         public init(points: Int, verdict: ClassroomVerdict, reason: String = "") {
             self.points = points
@@ -17,15 +17,15 @@ public struct Gradebook: Sendable, Equatable {
         }
 
         /// No points, not graded: the cell of an exercise a submission never got to.
-        public static let notGraded = Cell(points: 0, verdict: .notGraded)
+        static let notGraded = Cell(points: 0, verdict: .notGraded)
     }
 
     /// One student.
     public struct Row: Sendable, Equatable {
         /// The name of the submission's folder.
-        public var student: String
+        var student: String
         /// By exercise id.
-        public var cells: [String: Cell]
+        var cells: [String: Cell]
         /// The protected files the submission changed, added or deleted. They were put back before
         /// grading: the points come from the originals, and this says that the student changed them.
         public var tampered: [String]
@@ -51,16 +51,16 @@ public struct Gradebook: Sendable, Equatable {
         }
 
         /// The cell of an exercise; not graded when the row has none.
-        public func cell(_ exercise: String) -> Cell { cells[exercise] ?? .notGraded }
+        func cell(_ exercise: String) -> Cell { cells[exercise] ?? .notGraded }
 
         /// Points in all.
-        public var total: Int { cells.values.map(\.points).reduce(0, +) }
+        var total: Int { cells.values.map(\.points).reduce(0, +) }
     }
 
     /// The assigned exercises' ids, in the order of the columns.
     public let exercises: [String]
     /// The points each exercise is worth, by id.
-    public let maxPoints: [String: Int]
+    let maxPoints: [String: Int]
     /// Every student, sorted by name.
     public let rows: [Row]
 

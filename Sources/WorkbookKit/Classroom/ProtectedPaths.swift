@@ -5,14 +5,14 @@ import Foundation
 ///
 /// Declared here once: `workbook.lock` checksums exactly these, and the workflow restores exactly
 /// these from the assignment's template commit before grading.
-public enum ProtectedPaths {
+enum ProtectedPaths {
     /// Single files, by their path from the package root.
-    public static let files = ["Package.swift", ClassroomWorkflow.path]
+    static let files = ["Package.swift", ClassroomWorkflow.path]
     /// Folders every file under which is protected.
-    public static let folders = ["Sources", testsFolder]
+    static let folders = ["Sources", testsFolder]
     static let testsFolder = "Tests"
     /// Each chapter's manifest: `Exercises/<Chapter>/chapter.json`.
-    public static let manifestName = "chapter.json"
+    static let manifestName = "chapter.json"
     static let exercisesFolder = SourceSet.exercises.folder
 
     /// Every protected path as a git pathspec, for restoring them from a commit (the manifests as a
@@ -21,7 +21,7 @@ public enum ProtectedPaths {
 
     /// Every protected file under `root` that exists, by its path from `root` with `/` between
     /// folders, sorted. Build folders (`.build*`) and `.DS_Store` files are not part of it.
-    public static func list(under root: URL) throws -> [String] {
+    static func list(under root: URL) throws -> [String] {
         let fm = FileManager.default
         var found = files.filter { fm.fileExists(atPath: root.appendingPathComponent($0).path) }
         for folder in folders {
@@ -67,7 +67,7 @@ extension ProtectedPaths {
     /// (`Tests/<Chapter>Tests/`), its near misses (`Tests/NearMisses/<Chapter>/`) and its manifest
     /// (`Exercises/<Chapter>/chapter.json`) concern that chapter only; anything else — the package,
     /// the tool, the shared test support, the workflow, a folder of no known chapter — concerns them all.
-    public static func chapters(concernedBy path: String, in workbook: Workbook) -> [Chapter] {
+    static func chapters(concernedBy path: String, in workbook: Workbook) -> [Chapter] {
         let parts = path.split(separator: "/").map(String.init)
         let owner: Chapter? = switch parts.first {
         case testsFolder where parts.count > 3 && parts[1] == "NearMisses":

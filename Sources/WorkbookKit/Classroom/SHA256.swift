@@ -4,9 +4,9 @@ import Foundation
 ///
 /// `workbook.lock` keeps a digest of every protected file; this is all it needs: whole files in
 /// memory, one digest each.
-public enum SHA256 {
+enum SHA256 {
     /// The 32-byte digest of `data`.
-    public static func digest(_ data: Data) -> [UInt8] {
+    static func digest(_ data: Data) -> [UInt8] {
         var state = initialState
         // The message, a 1 bit, zeros up to 56 bytes mod 64, then its length in bits, big-endian.
         var message = [UInt8](data)
@@ -35,7 +35,7 @@ public enum SHA256 {
     }
 
     /// The digest of `data` as 64 lowercase hexadecimal digits.
-    public static func hex(_ data: Data) -> String {
+    static func hex(_ data: Data) -> String {
         digest(data).map { byte in
             let text = String(byte, radix: 16)
             return byte < 0x10 ? "0" + text : text

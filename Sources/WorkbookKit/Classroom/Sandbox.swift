@@ -17,11 +17,11 @@ import Foundation
 /// folder, the environment, the limits and the time limit remain — ``isolation`` says which.
 public struct Sandbox: Sendable {
     /// The folder the code may write to; `home` and `tmp` are made inside it.
-    public var folder: URL
+    var folder: URL
     /// CPU seconds any one process may use.
-    public var cpuSeconds = 1_800
+    var cpuSeconds = 1_800
     /// The largest file any process may write, in bytes.
-    public var fileBytes: Int64 = 4 << 30
+    var fileBytes: Int64 = 4 << 30
 
     public init(folder: URL) { self.folder = folder }
 
@@ -38,7 +38,7 @@ public struct Sandbox: Sendable {
 
     /// The command that runs `executable arguments` inside the sandbox with `environment` (and
     /// nothing else of this process's environment but `PATH`), standard output going to `stdoutFile`.
-    public func command(_ executable: String, _ arguments: [String], environment: [String: String],
+    func command(_ executable: String, _ arguments: [String], environment: [String: String],
                         stdoutFile: URL) throws -> (executable: String, arguments: [String]) {
         let home = folder.appendingPathComponent("home"), tmp = folder.appendingPathComponent("tmp")
         for made in [home, tmp] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true) }

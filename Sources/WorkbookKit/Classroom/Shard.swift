@@ -4,9 +4,9 @@ import Foundation
 /// `--shard K/N` takes every N-th item, starting at the K-th.
 public struct Shard: Sendable, Equatable, CustomStringConvertible {
     /// Which part, from 1.
-    public let index: Int
+    let index: Int
     /// How many parts.
-    public let count: Int
+    let count: Int
 
     /// Part `index` (1-based) of `count`; throws a bad-input ``ClassroomError`` unless 1 ≤ index ≤ count.
     public init(index: Int, count: Int) throws {

@@ -6,10 +6,10 @@ import Foundation
 /// the engine's own tests and the maintainers' CI — plus a README for students, the hints the teacher
 /// chose (``ExportedHints``), the autograding workflow and `workbook.lock`.
 public struct StudentCopy: Sendable {
-    public var workbook: Workbook
-    public var assignment: ClassroomAssignment
+    var workbook: Workbook
+    var assignment: ClassroomAssignment
     /// How much of each hint ladder goes along.
-    public var hints: HintLevel
+    var hints: HintLevel
 
     public init(workbook: Workbook, assignment: ClassroomAssignment, hints: HintLevel = .default) {
         self.workbook = workbook

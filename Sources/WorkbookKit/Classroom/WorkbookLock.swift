@@ -6,14 +6,14 @@ public struct WorkbookLock: Codable, Sendable, Equatable {
     /// The lock's file name, at the package root.
     public static let fileName = "workbook.lock"
     /// The format this version of the workbook writes and reads.
-    public static let currentVersion = 1
+    static let currentVersion = 1
 
     /// The lock's format.
-    public var version: Int
+    var version: Int
     /// The chapters and points assigned.
     public var assignment: ClassroomAssignment
     /// SHA-256 (hex) of each protected file, by its path from the package root.
-    public var files: [String: String]
+    var files: [String: String]
 
     public init(assignment: ClassroomAssignment, files: [String: String]) {
         self.version = Self.currentVersion
@@ -22,7 +22,7 @@ public struct WorkbookLock: Codable, Sendable, Equatable {
     }
 
     /// The lock of the protected files under `root` as they are now.
-    public static func make(root: URL, assignment: ClassroomAssignment) throws -> WorkbookLock {
+    static func make(root: URL, assignment: ClassroomAssignment) throws -> WorkbookLock {
         WorkbookLock(assignment: assignment, files: try digests(under: root))
     }
 
@@ -49,14 +49,14 @@ public struct WorkbookLock: Codable, Sendable, Equatable {
     }
 
     /// The lock as written to disk: pretty, with sorted keys, so that it diffs well.
-    public func encoded() throws -> Data {
+    func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self) + Data("\n".utf8)
     }
 
     /// Writes `workbook.lock` under `root`.
-    public func write(root: URL) throws {
+    func write(root: URL) throws {
         try encoded().write(to: root.appendingPathComponent(Self.fileName), options: .atomic)
     }
 
@@ -96,7 +96,7 @@ public struct WorkbookLock: Codable, Sendable, Equatable {
 
 /// A protected file that is not as the lock has it.
 public struct LockViolation: Codable, Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: String, Codable, Sendable {
+    enum Kind: String, Codable, Sendable {
         /// Its contents differ from the lock's.
         case changed
         /// The lock has it; the copy does not.
@@ -105,11 +105,11 @@ public struct LockViolation: Codable, Sendable, Hashable, CustomStringConvertibl
         case added
     }
 
-    public var kind: Kind
+    var kind: Kind
     /// Its path from the package root.
-    public var path: String
+    var path: String
 
-    public init(kind: Kind, path: String) {
+    init(kind: Kind, path: String) {
         self.kind = kind
         self.path = path
     }
@@ -124,7 +124,7 @@ public struct LockViolation: Codable, Sendable, Hashable, CustomStringConvertibl
     }
 
     /// The chapters this file can sway (see ``ProtectedPaths/chapters(concernedBy:in:)``).
-    public func affectedChapters(in workbook: Workbook) -> [Chapter] {
+    func affectedChapters(in workbook: Workbook) -> [Chapter] {
         ProtectedPaths.chapters(concernedBy: path, in: workbook)
     }
 }

@@ -8,11 +8,11 @@ import Foundation
 /// holds the *k*-th entry of every exercise, and costs one incremental build. An entry that must not
 /// compile takes a round of its own in its chapter: the builder leaves out only its exercise when
 /// the errors stay in its file, but errors that reach other code stop the whole chapter.
-public struct CorpusProof: Sendable {
-    public var workbook: Workbook
-    public var entries: [CorpusEntry]
-    public var runs: Int
-    public var progress: @Sendable (String) -> Void
+struct CorpusProof: Sendable {
+    var workbook: Workbook
+    var entries: [CorpusEntry]
+    var runs: Int
+    var progress: @Sendable (String) -> Void
 
     public init(workbook: Workbook, entries: [CorpusEntry], runs: Int,
                 progress: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -23,14 +23,14 @@ public struct CorpusProof: Sendable {
     }
 
     /// How one entry fared.
-    public struct Outcome: Sendable {
-        public var entry: CorpusEntry
+    struct Outcome: Sendable {
+        var entry: CorpusEntry
         /// Runs graded as the entry declares.
-        public var held = 0
-        public var runs = 0
+        var held = 0
+        var runs = 0
         /// What the grader said in the runs that did not hold.
-        public var misses: [String] = []
-        public var proven: Bool { runs > 0 && held == runs }
+        var misses: [String] = []
+        var proven: Bool { runs > 0 && held == runs }
     }
 
     /// The rounds, each a set of entries that can be swapped in together.
@@ -61,7 +61,7 @@ public struct CorpusProof: Sendable {
         return rounds
     }
 
-    public func run() throws -> [Outcome] {
+    func run() throws -> [Outcome] {
         var outcomes = entries.map { Outcome(entry: $0) }
         guard !entries.isEmpty else { return outcomes }
         let base = workbook.layout.url(Layout.scratch(.selftestCorpus))

@@ -6,9 +6,9 @@ import Foundation
 /// `Tests/WorkbookKitTests/Fixtures/drill/` in over some starters (see the README there), grades the
 /// copy with ``Checker`` exactly as `workbook check` does, and compares every verdict with the
 /// expected one.
-public struct FaultDrill: Sendable {
-    public var workbook: Workbook
-    public var progress: @Sendable (String) -> Void
+struct FaultDrill: Sendable {
+    var workbook: Workbook
+    var progress: @Sendable (String) -> Void
 
     public init(workbook: Workbook, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.workbook = workbook
@@ -16,13 +16,13 @@ public struct FaultDrill: Sendable {
     }
 
     /// One expectation of the drill and whether it held — or whether it could not be checked here.
-    public struct Outcome: Sendable {
-        public var fault: String
-        public var expected: String
-        public var actual: String
-        public var held: Bool
+    struct Outcome: Sendable {
+        var fault: String
+        var expected: String
+        var actual: String
+        var held: Bool
         /// Not checked on this platform (`actual` says why): counted apart, never as held.
-        public var skipped = false
+        var skipped = false
 
         public init(fault: String, expected: String, actual: String, held: Bool) {
             self.fault = fault
@@ -32,7 +32,7 @@ public struct FaultDrill: Sendable {
         }
 
         /// An expectation this platform cannot check, and why.
-        public static func skipped(_ fault: String, expected: String, because reason: String) -> Outcome {
+        static func skipped(_ fault: String, expected: String, because reason: String) -> Outcome {
             var outcome = Outcome(fault: fault, expected: expected, actual: reason, held: false)
             outcome.skipped = true
             return outcome
@@ -40,20 +40,20 @@ public struct FaultDrill: Sendable {
     }
 
     /// Whose ways of locating crashes and listing processes the drill relies on.
-    public var platform: Platform = .host
+    var platform: Platform = .host
 
     /// One fault of the drill: a fixture of `Tests/WorkbookKitTests/Fixtures/drill/` swapped over an
     /// exercise (`nil`: the exercise's own solution), and the verdict `check` must give it.
-    public struct Swap: Sendable {
-        public var fixture: String?
-        public var exercise: String
-        public var expected: String
-        public var fault: String
+    struct Swap: Sendable {
+        var fixture: String?
+        var exercise: String
+        var expected: String
+        var fault: String
     }
 
     /// The drill, as data: looked up by exercise id, so a workbook that changes its chapters gets a
     /// failed row that says which exercise is missing, never a crash.
-    public static let swaps: [Swap] = [
+    static let swaps: [Swap] = [
         Swap(fixture: nil, exercise: "1.1", expected: "pass", fault: "a solution copied over its exercise flips it to ✔"),
         Swap(fixture: "Trap.swift", exercise: "5.1", expected: "crash", fault: "a trap: that exercise is a crash, the rest graded"),
         Swap(fixture: "LoudFake.swift", exercise: "5.2", expected: "race", fault: "megabytes of fake passes and events: verdict from the event stream"),
@@ -64,7 +64,7 @@ public struct FaultDrill: Sendable {
     /// Runs the drill: every ``swaps`` entry, the other exercises of their chapters, and two more
     /// chapters — the first other one with a starter that must not compile (only that exercise is
     /// left out) and one whose tests the drill breaks (the whole chapter is left out).
-    public func run() throws -> [Outcome] {
+    func run() throws -> [Outcome] {
         var outcomes: [Outcome] = []
         var swapped: [(swap: Swap, chapter: Chapter, exercise: Exercise)] = []
         for swap in Self.swaps {
@@ -169,7 +169,7 @@ public struct FaultDrill: Sendable {
     }
 
     /// The `workbook` executable to drive for the Ctrl-C fault, when running inside it.
-    public var workbookExecutable: URL?
+    var workbookExecutable: URL?
 
     /// Whether the trapped exercise's crash was placed at the fixture's trapping line (`.leave()`),
     /// where this platform can place one.

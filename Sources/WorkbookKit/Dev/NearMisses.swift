@@ -22,7 +22,7 @@ public struct CorpusEntry: Sendable, Hashable {
     }
 
     /// The chapter folder, e.g. `Chapter1Latch`.
-    public var chapter: String
+    var chapter: String
     /// The exercise it replaces, e.g. `1.1`.
     public var exerciseID: String
     public var file: URL
@@ -31,7 +31,7 @@ public struct CorpusEntry: Sendable, Hashable {
     public var why: String
 
     /// `1.1-flag-outside-queue`.
-    public var name: String { file.deletingPathExtension().lastPathComponent }
+    var name: String { file.deletingPathExtension().lastPathComponent }
 
     /// The header line for an expectation and its sentence.
     static let nearMissPrefix = "// near-miss "
@@ -57,11 +57,11 @@ public struct CorpusEntry: Sendable, Hashable {
 }
 
 /// Why a corpus file cannot be used.
-public enum CorpusError: Error, Sendable, Equatable, CustomStringConvertible {
+enum CorpusError: Error, Sendable, Equatable, CustomStringConvertible {
     case badHeader(String)
     case unknownExercise(String)
 
-    public var description: String {
+    var description: String {
         switch self {
         case let .badHeader(reason): reason
         case let .unknownExercise(id): "its name must start with an exercise of the chapter (no exercise \(id))"
@@ -69,15 +69,15 @@ public enum CorpusError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-extension Workbook {
+public extension Workbook {
     /// The folder of a chapter's near misses and correct alternatives.
-    public func nearMissFolder(_ chapter: Chapter) -> URL {
+    func nearMissFolder(_ chapter: Chapter) -> URL {
         layout.url(Layout.nearMissFolder(chapter))
     }
 
     /// Every near miss and alternative of `chapters`, in name order, and the files that do not follow
     /// the format (with the reason).
-    public func corpus(of chapters: [Chapter]? = nil) -> (entries: [CorpusEntry], problems: [String]) {
+    func corpus(of chapters: [Chapter]? = nil) -> (entries: [CorpusEntry], problems: [String]) {
         var entries: [CorpusEntry] = []
         var problems: [String] = []
         for chapter in chapters ?? self.chapters {

@@ -5,26 +5,26 @@ import Foundation
 /// run with zero TSan reports.
 public struct Selftest: Sendable {
     /// One line of the table: an exercise, its starter's and its solution's record over the runs.
-    public struct Row: Sendable {
-        public var chapter: Chapter
-        public var exercise: Exercise
+    struct Row: Sendable {
+        var chapter: Chapter
+        var exercise: Exercise
         /// Runs in which the starter failed with the expected kind in its own file.
-        public var starterCaught = 0
+        var starterCaught = 0
         /// What the starter showed in the runs it was not caught as expected.
-        public var starterMisses: [String] = []
+        var starterMisses: [String] = []
         /// Runs in which the solution passed with no report.
-        public var solutionClean = 0
-        public var solutionFailures: [String] = []
-        public var starterSeconds: [Double] = []
-        public var solutionSeconds: [Double] = []
+        var solutionClean = 0
+        var solutionFailures: [String] = []
+        var starterSeconds: [Double] = []
+        var solutionSeconds: [Double] = []
     }
 
-    public var workbook: Workbook
-    public var runs: Int
-    public var chapters: [Chapter]
-    public var progress: @Sendable (String) -> Void
+    var workbook: Workbook
+    var runs: Int
+    var chapters: [Chapter]
+    var progress: @Sendable (String) -> Void
     /// Whether to run the end-to-end fault drill (see ``FaultDrill``).
-    public var drill: Bool
+    var drill: Bool
     /// Whether to prove the near-miss corpus (see ``CorpusProof``).
     public var corpus = true
     /// Runs of every near miss and alternative. One by default: the corpus is large (13 rounds, each
@@ -45,28 +45,28 @@ public struct Selftest: Sendable {
 
     /// The outcome of the whole self-test.
     public struct Report: Sendable {
-        public var rows: [Row]
-        public var runs: Int
+        var rows: [Row]
+        var runs: Int
         /// Unit tests of the grading engine: passed, and what failed.
-        public var unitTestsPassed: Bool
-        public var unitTestFailures: [String]
+        var unitTestsPassed: Bool
+        var unitTestFailures: [String]
         /// Chapters that did not compile (from Exercises or Solutions).
-        public var buildProblems: [String]
+        var buildProblems: [String]
         /// The near misses and correct alternatives, each with its record over the runs.
-        public var corpus: [CorpusProof.Outcome] = []
+        var corpus: [CorpusProof.Outcome] = []
         /// Corpus files that do not follow the format.
-        public var corpusProblems: [String] = []
+        var corpusProblems: [String] = []
         /// The fault drill's expectations (empty when it was skipped).
-        public var drill: [FaultDrill.Outcome] = []
-        public var seconds: Double
+        var drill: [FaultDrill.Outcome] = []
+        var seconds: Double
 
-        public var passedCount: Int {
+        var passedCount: Int {
             rows.reduce(0) { $0 + ($1.starterCaught == runs ? 1 : 0) + ($1.solutionClean == runs ? 1 : 0) }
                 + (unitTestsPassed ? 1 : 0) + drill.filter { $0.held && !$0.skipped }.count + corpus.filter(\.proven).count
         }
         /// Drill checks this platform could not run: never counted as passed, nor as failed.
-        public var skippedCount: Int { drill.filter(\.skipped).count }
-        public var failedCount: Int {
+        var skippedCount: Int { drill.filter(\.skipped).count }
+        var failedCount: Int {
             rows.count * 2 + 1 + drill.count + corpus.count - passedCount - skippedCount + buildProblems.count + corpusProblems.count
         }
         public var succeeded: Bool { failedCount == 0 }
@@ -168,7 +168,7 @@ public struct Selftest: Sendable {
 
     /// A starter is caught as expected when its first failure is the manifest's kind — and, for a
     /// race, when a race was reported in the exercise's own file.
-    public static func caughtAsExpected(_ verdict: ExerciseVerdict) -> Bool {
+    static func caughtAsExpected(_ verdict: ExerciseVerdict) -> Bool {
         caught(verdict, as: verdict.exercise.expectedFailure)
     }
 

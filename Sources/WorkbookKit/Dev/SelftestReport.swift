@@ -1,8 +1,8 @@
 import Foundation
 
-extension Selftest.Report {
+public extension Selftest.Report {
     /// The table (chapter × exercise × runs) and the closing `N passed, N failed` line.
-    public func rendered(style: Style) -> String {
+    func rendered(style: Style) -> String {
         var lines: [String] = []
         lines.append(style.bold("Self-test: \(runs) run\(runs == 1 ? "" : "s") of every chapter under the Thread Sanitizer"))
         lines.append("")

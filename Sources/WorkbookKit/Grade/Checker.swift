@@ -3,19 +3,19 @@ import Foundation
 /// Grades a learner's exercises: build under TSan (leaving out chapters that do not compile), run,
 /// and collect verdicts, `runs` times.
 public struct Checker: Sendable {
-    public var workbook: Workbook
-    public var scratchPath: URL
-    public var progress: @Sendable (String) -> Void
+    var workbook: Workbook
+    var scratchPath: URL
+    var progress: @Sendable (String) -> Void
     /// Whether the build reports SwiftPM's every step (see ``Builder/showsSteps``).
     public var showsBuildSteps = false
     /// Whose ways of starting tests, reading reports and locating crashes apply (the fault drill runs
     /// Darwin's here).
-    public var platform: Platform = .host
+    var platform: Platform = .host
     /// What runs each build (see ``Builder/packageBuild``); `nil`: SwiftPM under TSan.
-    public var packageBuild: (any PackageBuild)?
+    var packageBuild: (any PackageBuild)?
     /// What starts the test processes over a build; `nil`: ``LaunchedTestProcess`` on ``platform``.
     /// Tests give recorded runs here, so a whole check is tested without a compiler.
-    public var testProcess: (@Sendable (TestLaunch) -> any TestProcess)?
+    var testProcess: (@Sendable (TestLaunch) -> any TestProcess)?
 
     public init(workbook: Workbook, scratchPath: URL? = nil, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.workbook = workbook
@@ -81,7 +81,7 @@ public struct Checker: Sendable {
     }
 }
 
-extension Checker {
+public extension Checker {
     /// The real test processes over `launch`, on ``platform``.
     func launchedProcess(_ launch: TestLaunch) -> any TestProcess {
         var process = LaunchedTestProcess(launch: launch)
@@ -99,21 +99,21 @@ extension Checker {
 public struct CheckReport: Sendable {
     /// One exercise over every run.
     public struct Result: Sendable {
-        public var chapter: Chapter
+        var chapter: Chapter
         public var exercise: Exercise
         /// Set when the exercise does not compile: its own file (the rest of its chapter was graded
         /// without it), or its chapter as a whole.
-        public var compileErrors: [CompilerError]?
+        var compileErrors: [CompilerError]?
         /// An exercise of this chapter (maybe this one) whose file is missing from `Exercises/`: the
         /// reason its chapter cannot compile, said as such.
-        public var missing: Exercise?
+        var missing: Exercise?
         /// The verdict of each run.
-        public var runs: [ExerciseVerdict] = []
+        var runs: [ExerciseVerdict] = []
         /// Known anti-patterns in the learner's file (warnings beside the verdict, never the verdict).
-        public var warnings: [PatternWarning] = []
+        var warnings: [PatternWarning] = []
 
         /// What every run noted without failing the exercise, once each.
-        public var notes: [String] {
+        var notes: [String] {
             runs.flatMap(\.notes).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
         }
 
@@ -125,10 +125,10 @@ public struct CheckReport: Sendable {
         public var passed: Bool { compileErrors == nil && !runs.isEmpty && runs.allSatisfy(\.passed) }
 
         /// The run to explain: the first that failed.
-        public var failingRun: ExerciseVerdict? { runs.first { !$0.passed } }
+        var failingRun: ExerciseVerdict? { runs.first { !$0.passed } }
 
         /// How many runs failed, by kind.
-        public var failuresByKind: [(FailureKind, Int)] {
+        var failuresByKind: [(FailureKind, Int)] {
             let kinds = runs.compactMap(\.kind)
             return FailureKind.allCases.compactMap { kind in
                 let count = kinds.filter { $0 == kind }.count
@@ -137,13 +137,13 @@ public struct CheckReport: Sendable {
         }
 
         /// The main kind of failure, `nil` when passed.
-        public var kind: FailureKind? {
+        var kind: FailureKind? {
             if compileErrors != nil { return .compile }
             return failingRun?.kind ?? (runs.isEmpty ? .crash : nil)
         }
 
         /// The findings a learner reads, for a chapter that does not compile too.
-        public var findings: [Finding] {
+        var findings: [Finding] {
             if let missing, let errors = compileErrors {
                 let file = Layout.exerciseFile(chapter, missing)
                 let message = missing == exercise
@@ -167,9 +167,9 @@ public struct CheckReport: Sendable {
     }
 
     public var results: [Result]
-    public var runs: Int
-    public var buildSeconds: Double
-    public var seconds: Double
+    var runs: Int
+    var buildSeconds: Double
+    var seconds: Double
 
     public var passed: Bool { results.allSatisfy(\.passed) }
 }

@@ -2,11 +2,11 @@ import Foundation
 import WorkbookWire
 
 /// Turns a run's structured results into verdicts per exercise. Pure: no processes, no clock.
-public struct Grader: Sendable {
+struct Grader: Sendable {
     /// Which code was graded: the learner's exercises or the solutions.
-    public var sources: SourceSet
+    var sources: SourceSet
     /// Reads a source file (to recognise races TSan cannot judge); `nil` when unreadable.
-    public var readSource: @Sendable (String) -> String?
+    var readSource: @Sendable (String) -> String?
 
     public init(sources: SourceSet = .exercises,
                 readSource: @escaping @Sendable (String) -> String? = { try? String(contentsOfFile: $0, encoding: .utf8) }) {
@@ -15,16 +15,16 @@ public struct Grader: Sendable {
     }
 
     /// The outcome of grading one batch.
-    public struct Outcome: Sendable {
+    struct Outcome: Sendable {
         /// Exercises whose verdict this run settles.
-        public var verdicts: [ExerciseVerdict]
+        var verdicts: [ExerciseVerdict]
         /// Exercises this run cannot settle (the process died, or a report names none of the
         /// batch's files): run each of them again on its own.
-        public var isolate: [(chapter: Chapter, exercise: Exercise)]
+        var isolate: [(chapter: Chapter, exercise: Exercise)]
     }
 
     /// Grades the exercises of `batch` from one run's artifacts.
-    public func grade(_ batch: [(chapter: Chapter, exercise: Exercise)], _ run: RunArtifacts) -> Outcome {
+    func grade(_ batch: [(chapter: Chapter, exercise: Exercise)], _ run: RunArtifacts) -> Outcome {
         let alone = batch.count == 1
         var findings: [String: [Finding]] = [:]
         var unattributed: [TSanReport] = []
@@ -118,7 +118,7 @@ public struct Grader: Sendable {
 
 extension Termination {
     /// The exit status, if the process exited by itself.
-    public var exitCode: Int32? {
+    var exitCode: Int32? {
         if case let .exited(code) = self { return code }
         return nil
     }

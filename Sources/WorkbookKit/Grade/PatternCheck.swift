@@ -1,19 +1,19 @@
 import Foundation
 
 /// A known GCD anti-pattern found in a learner's file: a warning beside the verdict, never a verdict.
-public struct PatternWarning: Sendable, Equatable, Codable {
+struct PatternWarning: Sendable, Equatable, Codable {
     /// A short stable name, e.g. `sync-on-global-queue`.
-    public var rule: String
-    public var line: Int
-    public var message: String
+    var rule: String
+    var line: Int
+    var message: String
 }
 
 /// A light source check for the anti-patterns the lessons teach, which a test may not provoke in a
 /// given run. It reads lines, not syntax trees: it looks for the shapes the lessons show, after
 /// removing comments and string literals, and follows a queue through simple `let`/`var` names.
-public enum PatternCheck {
+enum PatternCheck {
     /// The warnings for `source`, in line order.
-    public static func warnings(in source: String) -> [PatternWarning] {
+    static func warnings(in source: String) -> [PatternWarning] {
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false).map { stripped(String($0)) }
         let globals = globalQueueNames(lines)
         var warnings: [PatternWarning] = []

@@ -1,20 +1,20 @@
 /// One thing that went wrong in an exercise, said for a learner.
-public struct Finding: Sendable, Equatable, Codable {
-    public var kind: FailureKind
+struct Finding: Sendable, Equatable, Codable {
+    var kind: FailureKind
     /// One or two sentences in plain words.
-    public var message: String
+    var message: String
     /// The file the learner should look at (their exercise file when known), relative to the package.
-    public var file: String?
-    public var line: Int?
+    var file: String?
+    var line: Int?
     /// The test that found it, by its display name.
-    public var test: String?
+    var test: String?
     /// The raw evidence (a TSan report, compiler output, the end of a crash's output), for `--verbose`.
-    public var detail: String?
+    var detail: String?
     /// How many more reports said the same (races reported from several pairs of threads, or other
     /// tests that crashed when one crash was located).
-    public var repeats = 0
+    var repeats = 0
     /// Other lines of the same file that further reports named.
-    public var otherLines: [Int] = []
+    var otherLines: [Int] = []
 
     public init(kind: FailureKind, message: String, file: String? = nil, line: Int? = nil,
                 test: String? = nil, detail: String? = nil) {
@@ -41,25 +41,25 @@ public struct Finding: Sendable, Equatable, Codable {
     }
 
     /// "Exercises/Chapter1Latch/CountdownBlock.swift:18", or `nil`.
-    public var location: String? {
+    var location: String? {
         guard let file else { return nil }
         return line.map { "\(file):\($0)" } ?? file
     }
 }
 
 /// The grade of one exercise in one run.
-public struct ExerciseVerdict: Sendable, Equatable {
-    public var chapter: Chapter
-    public var exercise: Exercise
-    public var findings: [Finding]
+struct ExerciseVerdict: Sendable, Equatable {
+    var chapter: Chapter
+    var exercise: Exercise
+    var findings: [Finding]
     /// How many of its tests ran, and how many of those failed.
-    public var testsRun: Int
-    public var testsFailed: Int
+    var testsRun: Int
+    var testsFailed: Int
     /// Seconds the run that graded it took (shared by every exercise graded in the same process).
-    public var seconds: Double
+    var seconds: Double
     /// What the learner should know although it does not fail the exercise (a TSan report that TSan
     /// cannot judge, for one).
-    public var notes: [String] = []
+    var notes: [String] = []
 
     public init(chapter: Chapter, exercise: Exercise, findings: [Finding], testsRun: Int, testsFailed: Int, seconds: Double = 0) {
         self.chapter = chapter
@@ -70,10 +70,10 @@ public struct ExerciseVerdict: Sendable, Equatable {
         self.seconds = seconds
     }
 
-    public var passed: Bool { findings.isEmpty && testsRun > 0 && testsFailed == 0 }
+    var passed: Bool { findings.isEmpty && testsRun > 0 && testsFailed == 0 }
 
     /// The kind a learner must deal with first (compile, race, crash, hang, wrong).
-    public var kind: FailureKind? { passed ? nil : (findings.headline?.kind ?? .wrong) }
+    var kind: FailureKind? { passed ? nil : (findings.headline?.kind ?? .wrong) }
 
     /// The same verdict with its crash finding pointed at the learner's line and the trapping call.
     /// `test`: the display name of the test that crashed this way, when known.
@@ -102,5 +102,5 @@ public struct ExerciseVerdict: Sendable, Equatable {
 
 extension Array where Element == Finding {
     /// The finding a learner must deal with first: the lowest kind (compile, race, crash, hang, wrong).
-    public var headline: Finding? { self.min { $0.kind < $1.kind } }
+    var headline: Finding? { self.min { $0.kind < $1.kind } }
 }

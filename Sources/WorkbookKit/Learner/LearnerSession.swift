@@ -6,8 +6,8 @@ import Foundation
 public struct LearnerSession: Sendable {
     public typealias Item = (chapter: Chapter, exercise: Exercise)
 
-    public let workbook: Workbook
-    public private(set) var state: LearnerState
+    let workbook: Workbook
+    private(set) var state: LearnerState
 
     /// Loads the learner's state. The first time, remembers `currentCommit` (the commit whose
     /// `Exercises/` are the pristine starters) for `reset` and the frozen-file check.
@@ -56,7 +56,7 @@ public struct LearnerSession: Sendable {
     /// What one check changed in the learner's progress.
     public struct Change: Sendable, Equatable {
         /// Exercises that passed for the first time (or again after failing).
-        public var newlyDone: [String] = []
+        var newlyDone: [String] = []
         /// Exercises that were done and failed this time: said, never silently dropped.
         public var undone: [String] = []
     }

@@ -7,7 +7,7 @@ public struct WatchRound: Sendable, Equatable {
     public var saved: [String]
     /// Every exercise to check: the saved ones' chapters, whole (a saved file can break or fix its
     /// neighbours: 4.2 extends 4.1's type).
-    public var check: [String]
+    var check: [String]
 
     /// The round `changedPaths` (absolute, standardized) call for, or `nil` when none of them is an
     /// exercise's file (a lesson, a backup, a file outside the exercises).

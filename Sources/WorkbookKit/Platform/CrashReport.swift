@@ -10,21 +10,21 @@ import Foundation
 /// name → messages), `faultingThread`, and `threads[].frames[]` (`symbol`, and where the report was
 /// symbolicated with debug information, `sourceFile` and `sourceLine`). Not read on a real Mac here:
 /// the fixture it is tested on is reconstructed from that documentation.
-public struct CrashReport: Sendable, Equatable {
-    public struct Frame: Sendable, Equatable {
-        public var symbol: String?
-        public var sourceFile: String?
-        public var sourceLine: Int?
+struct CrashReport: Sendable, Equatable {
+    struct Frame: Sendable, Equatable {
+        var symbol: String?
+        var sourceFile: String?
+        var sourceLine: Int?
     }
 
-    public var processName: String?
-    public var pid: Int?
+    var processName: String?
+    var pid: Int?
     /// "SIGTRAP", "SIGILL", …
-    public var signal: String?
+    var signal: String?
     /// The Application Specific Information lines ("BUG IN CLIENT OF LIBDISPATCH: …").
-    public var applicationSpecific: [String]
+    var applicationSpecific: [String]
     /// The crashing thread's frames, innermost first.
-    public var frames: [Frame]
+    var frames: [Frame]
 
     /// Parses an `.ips` file's text; `nil` for anything that is not a crash report.
     public init?(ips text: String) {
@@ -44,7 +44,7 @@ public struct CrashReport: Sendable, Equatable {
 
     /// The newest crash report in `folder` written at or after `since` by a process whose name is one
     /// of `processNames`, waiting up to `patience` seconds for the system to write it.
-    public static func newest(in folder: URL, since: Date, processNames: Set<String>, patience: Double = 5) -> CrashReport? {
+    static func newest(in folder: URL, since: Date, processNames: Set<String>, patience: Double = 5) -> CrashReport? {
         let deadline = Date().addingTimeInterval(patience)
         repeat {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
@@ -66,7 +66,7 @@ public struct CrashReport: Sendable, Equatable {
 
     /// The processes a crashed test runs in under `swift test` on Darwin: SwiftPM's runner for Swift
     /// Testing, and Xcode's for XCTest bundles.
-    public static let testRunnerNames: Set<String> = ["swiftpm-testing-helper", "xctest"]
+    static let testRunnerNames: Set<String> = ["swiftpm-testing-helper", "xctest"]
 
     private struct Header: Decodable { var bug_type: String? }
 
@@ -96,7 +96,7 @@ public struct CrashReport: Sendable, Equatable {
 extension CrashStack {
     /// Where a crash happened, from a Darwin crash report: the learner's file nearest the top of the
     /// crashing thread, and libdispatch's own message when it left one.
-    public init?(crashReport report: CrashReport, learnerFileSuffix suffix: String) {
+    init?(crashReport report: CrashReport, learnerFileSuffix suffix: String) {
         signal = report.signal
         frames = report.frames.prefix(16).map { frame in
             [frame.symbol ?? "???", frame.sourceFile.map { file in "\(file)\(frame.sourceLine.map { ":\($0)" } ?? "")" }]

@@ -16,21 +16,21 @@ import Synchronization
 /// | a crash is located by | running the test again under gdb | the crash report the system writes (`~/Library/Logs/DiagnosticReports/*.ips`) |
 /// | processes are listed from | `/proc` | `ps` |
 /// | the classroom sandbox | user, network and mount namespaces (`unshare -rnm`) | none (limits and a bare environment only) |
-public struct Platform: Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable, CaseIterable {
+struct Platform: Sendable, Equatable, CustomStringConvertible {
+    enum Kind: String, Sendable, CaseIterable {
         case linux
         case darwin
     }
 
-    public var kind: Kind
+    var kind: Kind
 
     public init(_ kind: Kind) { self.kind = kind }
 
     /// The variable that selects a platform's paths for a whole run (`linux` or `darwin`).
-    public static let variable = "WORKBOOK_PLATFORM"
+    static let variable = "WORKBOOK_PLATFORM"
 
     /// The platform this process runs on, unless `WORKBOOK_PLATFORM` names another.
-    public static var host: Platform {
+    static var host: Platform {
         if let name = ProcessInfo.processInfo.environment[variable], let kind = Kind(rawValue: name) {
             return Platform(kind)
         }
@@ -41,13 +41,13 @@ public struct Platform: Sendable, Equatable, CustomStringConvertible {
         #endif
     }
 
-    public var description: String { kind == .darwin ? "macOS" : "Linux" }
+    var description: String { kind == .darwin ? "macOS" : "Linux" }
 
     // MARK: Starting tests
 
     /// How test processes are started (see ``TestLaunch``). On Linux `WORKBOOK_LAUNCH=swift-test`
     /// selects Darwin's way, which works here too.
-    public var launchMethod: TestLaunch.Method {
+    var launchMethod: TestLaunch.Method {
         switch kind {
         case .darwin: .swiftTest
         case .linux:
@@ -57,7 +57,7 @@ public struct Platform: Sendable, Equatable, CustomStringConvertible {
 
     /// The `llvm-symbolizer` TSan should use, so that its reports carry full paths and lines; `nil`
     /// leaves TSan to its default (on Darwin `atos`, whose frames name files without folders).
-    public var symbolizer: String? {
+    var symbolizer: String? {
         Self.symbolizers.withLock { found in
             if let known = found[kind] { return known }
             let path = lookUpSymbolizer()
@@ -81,7 +81,7 @@ public struct Platform: Sendable, Equatable, CustomStringConvertible {
     // MARK: Crashes
 
     /// How a crashed test is placed at the learner's line.
-    public enum CrashLocator: Sendable, Equatable {
+    enum CrashLocator: Sendable, Equatable {
         /// Run the crashed test again under gdb (Linux, when gdb is installed).
         case debugger(String)
         /// Read the crash report the system wrote into this folder (Darwin).
@@ -90,7 +90,7 @@ public struct Platform: Sendable, Equatable, CustomStringConvertible {
         case none
     }
 
-    public var crashLocator: CrashLocator {
+    var crashLocator: CrashLocator {
         switch kind {
         case .linux:
             return findInPath("gdb").map(CrashLocator.debugger) ?? .none
@@ -102,7 +102,7 @@ public struct Platform: Sendable, Equatable, CustomStringConvertible {
 
     /// Where a learner reads why libdispatch stopped their program, for the lessons' and the
     /// verdicts' sentences.
-    public var trapMessagePlace: String {
+    var trapMessagePlace: String {
         switch kind {
         case .darwin: "the crash report (Console, or ~/Library/Logs/DiagnosticReports) says why, under “Application Specific Information”"
         case .linux: "libdispatch says nothing on Linux (its messages are compiled out): the process just traps"
@@ -112,7 +112,7 @@ public struct Platform: Sendable, Equatable, CustomStringConvertible {
     // MARK: Processes
 
     /// Live processes whose command line mentions `text` (a build folder, say).
-    public func processes(mentioning text: String) -> [Int32] {
+    func processes(mentioning text: String) -> [Int32] {
         switch kind {
         case .linux:
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
@@ -142,7 +142,7 @@ public struct Platform: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether `workbook grade` can isolate a submission's network and file system here: Linux with
     /// unprivileged user namespaces (probed once). Darwin has no such namespaces.
-    public var canIsolateSubmissions: Bool {
+    var canIsolateSubmissions: Bool {
         kind == .linux && Self.userNamespacesWork
     }
 

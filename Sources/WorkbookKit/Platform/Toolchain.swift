@@ -5,8 +5,8 @@ import Foundation
 public struct Toolchain: Sendable, Equatable {
     /// A Swift version, major.minor (the patch never changes what the workbook needs).
     public struct Version: Sendable, Equatable, Comparable, CustomStringConvertible {
-        public var major: Int
-        public var minor: Int
+        var major: Int
+        var minor: Int
 
         public init(_ major: Int, _ minor: Int) {
             self.major = major
@@ -26,7 +26,7 @@ public struct Toolchain: Sendable, Equatable {
     public static let floor = Version(6, 2)
 
     /// The version of the `swift` this was read from.
-    public var version: Version
+    var version: Version
 
     public init(version: Version) { self.version = version }
 
@@ -46,7 +46,7 @@ public struct Toolchain: Sendable, Equatable {
     }()
 
     /// Whether the suites can be built with it.
-    public var meetsFloor: Bool { version >= Self.floor }
+    var meetsFloor: Bool { version >= Self.floor }
 
     /// What a learner with an older toolchain reads, in one sentence, or `nil` when it is new enough.
     public var floorProblem: String? {
@@ -56,15 +56,15 @@ public struct Toolchain: Sendable, Equatable {
     /// The `--event-stream-version` this toolchain's `swift test` and test runner accept and the
     /// grader reads: SwiftPM before 6.3 declares the option as a whole number (schema 0, whose
     /// experimental fields are spelled with an underscore); from 6.3 on it takes "6.3".
-    public var eventStreamVersion: String {
+    var eventStreamVersion: String {
         version >= Version(6, 3) ? "6.3" : "0"
     }
 
     /// The Swift Testing arguments that write the event stream to `path`.
-    public func eventStreamArguments(to path: String) -> [String] {
+    func eventStreamArguments(to path: String) -> [String] {
         ["--event-stream-output-path", path, "--event-stream-version", eventStreamVersion]
     }
 
     /// The toolchain in use, or, when `swift --version` cannot be read, the newest the workbook knows.
-    public static var inUse: Toolchain { current ?? Toolchain(version: Version(6, 3)) }
+    static var inUse: Toolchain { current ?? Toolchain(version: Version(6, 3)) }
 }

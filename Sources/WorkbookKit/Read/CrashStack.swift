@@ -7,16 +7,16 @@ import Foundation
 /// line and the library call that stopped the program.
 public struct CrashStack: Sendable, Equatable {
     /// "SIGILL", …
-    public var signal: String?
+    var signal: String?
     /// The learner's file and line nearest the top of the crashing stack.
-    public var file: String?
-    public var line: Int?
+    var file: String?
+    var line: Int?
     /// What the library call that trapped means, in plain words, when it is a known one.
-    public var reason: String?
+    var reason: String?
     /// The crashing thread's frames, innermost first, as the debugger printed them (`--verbose` shows them).
-    public var frames: [String] = []
+    var frames: [String] = []
     /// Where the frames come from: "gdb", or on Darwin "the crash report".
-    public var source = "gdb"
+    var source = "gdb"
 
     /// Parses `gdb -batch -ex run -ex bt` output for the exercise file `suffix`
     /// (e.g. `/Exercises/Chapter5BuggyCounter/HitCounter.swift`).

@@ -7,23 +7,23 @@ import WorkbookWire
 /// pass for a verdict.
 public struct EventStream: Sendable, Equatable {
     /// One recorded issue: a failed expectation, a bounded wait that ran out, an exit test's crash.
-    public struct Issue: Sendable, Equatable {
-        public var testID: String
+    struct Issue: Sendable, Equatable {
+        var testID: String
         /// The messages' texts, e.g. `["Expectation failed: (x → 1) == 2", "whenZero ran twice"]`.
-        public var messages: [String]
-        public var file: String?
-        public var line: Int?
+        var messages: [String]
+        var file: String?
+        var line: Int?
     }
 
     /// Test IDs (`Module.Suite/test()/File.swift:7:6`, or a suite's `Module.Suite`) that started.
-    public var started: [String] = []
+    var started: [String] = []
     /// Test IDs that ended, with whether they passed.
-    public var ended: [String: Bool] = [:]
-    public var issues: [Issue] = []
+    var ended: [String: Bool] = [:]
+    var issues: [Issue] = []
     /// Display names by test ID ("whenZero runs exactly once …").
-    public var names: [String: String] = [:]
+    var names: [String: String] = [:]
     /// `true` once the stream said the whole run ended — a process that died early never says it.
-    public var runEnded = false
+    var runEnded = false
 
     public init() {}
 
@@ -71,7 +71,7 @@ public struct EventStream: Sendable, Equatable {
     }
 
     /// Test IDs that started and never ended — where a crashed or killed process was.
-    public var unfinished: [String] {
+    var unfinished: [String] {
         started.filter { ended[$0] == nil }
     }
 }
@@ -81,7 +81,7 @@ extension EventStream.Issue {
     ///
     /// Swift Testing sends the expectation first, then any diff ("inserted …, removed …"), and the
     /// test's comment last.
-    public var summary: String {
+    var summary: String {
         let texts = messages.filter { !$0.isEmpty }
         guard let last = texts.last else { return "the test failed" }
         if texts.count == 1 || last == "Issue recorded" { return texts.first ?? last }
@@ -89,7 +89,7 @@ extension EventStream.Issue {
     }
 
     /// The failure kind this issue stands for, from the marker its message opens with.
-    public var kind: FailureKind {
+    var kind: FailureKind {
         let all = messages.joined(separator: "\n")
         // In the markers' order: a crash caught by an exit test before a time-out, before a race.
         return FailureMarker.allCases.first { all.contains($0.text) }?.kind ?? .wrong

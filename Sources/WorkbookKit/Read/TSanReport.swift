@@ -10,42 +10,42 @@ func sourceFile(_ file: String, isIn suffix: String) -> Bool {
 /// One Thread Sanitizer report, parsed from its text.
 public struct TSanReport: Sendable, Equatable {
     /// One stack frame: `#3 symbol /path/File.swift:14:9 (binary+0x…)`.
-    public struct Frame: Sendable, Equatable {
-        public var symbol: String
-        public var file: String?
-        public var line: Int?
-        public var column: Int?
+    struct Frame: Sendable, Equatable {
+        var symbol: String
+        var file: String?
+        var line: Int?
+        var column: Int?
 
         /// Whether this frame is in the file whose path ends with `suffix` (see ``sourceFile(_:isIn:)``).
         func isIn(_ suffix: String) -> Bool { file.map { sourceFile($0, isIn: suffix) } ?? false }
     }
 
     /// One of the two accesses of a race.
-    public struct Access: Sendable, Equatable {
+    struct Access: Sendable, Equatable {
         /// `true` for a write or a modifying access.
-        public var isWrite: Bool
+        var isWrite: Bool
         /// "T5", "main thread", …
-        public var thread: String
+        var thread: String
         /// `true` for the earlier ("Previous …") access.
-        public var isPrevious: Bool
-        public var frames: [Frame]
+        var isPrevious: Bool
+        var frames: [Frame]
     }
 
     /// "data race", "Swift access race", "heap-use-after-free", …
-    public var title: String
-    public var accesses: [Access]
+    var title: String
+    var accesses: [Access]
     /// Every frame of the report, accesses and allocation and thread creation alike.
-    public var allFrames: [Frame]
+    var allFrames: [Frame]
     /// What started each thread the report names ("T5": "a test thread", "a GCD worker thread").
-    public var threadKinds: [String: String]
+    var threadKinds: [String: String]
     /// The report's text as TSan printed it.
-    public var raw: String
+    var raw: String
 
     /// `true` for the two kinds of race report.
-    public var isRace: Bool { title.contains("race") }
+    var isRace: Bool { title.contains("race") }
 
     /// Splits a TSan log (one or many reports) into reports.
-    public static func parse(_ log: String) -> [TSanReport] {
+    static func parse(_ log: String) -> [TSanReport] {
         var reports: [TSanReport] = []
         var current: [Substring] = []
         func flush() {
@@ -66,7 +66,7 @@ public struct TSanReport: Sendable, Equatable {
     }
 
     /// Reads every `tsan.<pid>` file in `folder`.
-    public static func reports(inFolder folder: URL, prefix: String = "tsan") -> [TSanReport] {
+    static func reports(inFolder folder: URL, prefix: String = "tsan") -> [TSanReport] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { $0.hasPrefix(prefix + ".") }.sorted().flatMap { name in
             parse((try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? "")
@@ -178,10 +178,10 @@ public struct TSanReport: Sendable, Equatable {
 
     /// Whether any frame of the report names a source file: a report symbolized without debug
     /// information (Darwin's `atos` on a stripped or unindexed binary) names none.
-    public var namesAnyFile: Bool { allFrames.contains { $0.file != nil } }
+    var namesAnyFile: Bool { allFrames.contains { $0.file != nil } }
 
     /// The "SUMMARY:" line, if the report has one.
-    public var summaryLine: String? {
+    var summaryLine: String? {
         raw.split(separator: "\n").first { $0.hasPrefix("SUMMARY:") }.map(String.init)
     }
 }

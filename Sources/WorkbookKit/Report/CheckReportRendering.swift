@@ -1,9 +1,9 @@
 import Foundation
 
-extension CheckReport {
+public extension CheckReport {
     /// The learner's view: per chapter and exercise ✔ or ✘ with the reason in plain words, wrapped
     /// at `width` columns. Exercises for which `inFull` is false get their first line only.
-    public func rendered(style: Style, verbose: Bool, workbook: Workbook, width: Int = 100,
+    func rendered(style: Style, verbose: Bool, workbook: Workbook, width: Int = 100,
                          inFull: (Result) -> Bool = { _ in true }) -> String {
         func wrap(_ text: String, indent: String = "") -> String { WorkbookKit.wrap(text, indent: indent, width: width) }
         var lines: [String] = []

@@ -7,39 +7,39 @@ import Foundation
 /// the workbook does not capture, so never set), `task_id` (a number). Ours: `chapter`, `exercise`,
 /// `kind`, `location`, `detail`, `runs`, `failed_runs`, `notes`, `warnings`, `frozen_files_changed`.
 public struct ExercismResults: Codable, Sendable, Equatable {
-    public var version = 3
-    public var status: Status
-    public var message: String?
-    public var tests: [Test]
+    var version = 3
+    var status: Status
+    var message: String?
+    var tests: [Test]
     /// Files the learner should not have edited that changed: every verdict is then suspect.
-    public var frozenFilesChanged: [String]
+    var frozenFilesChanged: [String]
     /// With `check --classroom`: the points of each assigned exercise and the protected files changed.
-    public var classroom: ClassroomGrade?
+    var classroom: ClassroomGrade?
 
-    public enum Status: String, Codable, Sendable {
+    enum Status: String, Codable, Sendable {
         case pass, fail, error
     }
 
-    public struct Test: Codable, Sendable, Equatable {
-        public var name: String
-        public var status: Status
-        public var message: String?
+    struct Test: Codable, Sendable, Equatable {
+        var name: String
+        var status: Status
+        var message: String?
         /// The exercise's place in the workbook, from 1 (Exercism's tasks are numbered).
-        public var taskID: Int
-        public var chapter: Int
-        public var exercise: String
-        public var kind: FailureKind?
+        var taskID: Int
+        var chapter: Int
+        var exercise: String
+        var kind: FailureKind?
         /// `file:line` in the learner's file.
-        public var location: String?
+        var location: String?
         /// The raw report behind the message (a TSan report, a backtrace, compiler output), cut at 500 characters.
-        public var detail: String?
-        public var runs: Int
-        public var failedRuns: Int
-        public var notes: [String]?
-        public var warnings: [Warning]
+        var detail: String?
+        var runs: Int
+        var failedRuns: Int
+        var notes: [String]?
+        var warnings: [Warning]
         /// With `check --classroom`: the points awarded and the most there were.
-        public var points: Int?
-        public var maxPoints: Int?
+        var points: Int?
+        var maxPoints: Int?
 
         enum CodingKeys: String, CodingKey {
             case name, status, message, chapter, exercise, kind, location, detail, runs, notes, warnings, points
@@ -49,10 +49,10 @@ public struct ExercismResults: Codable, Sendable, Equatable {
         }
     }
 
-    public struct Warning: Codable, Sendable, Equatable {
-        public var rule: String
-        public var line: Int
-        public var message: String
+    struct Warning: Codable, Sendable, Equatable {
+        var rule: String
+        var line: Int
+        var message: String
     }
 
     enum CodingKeys: String, CodingKey {
@@ -81,9 +81,9 @@ public struct ExercismResults: Codable, Sendable, Equatable {
     }
 }
 
-extension CheckReport {
+public extension CheckReport {
     /// The report as Exercism's `results.json` v3 (see ``ExercismResults``); `workbook` numbers the tasks.
-    public func exercismResults(in workbook: Workbook, frozenChanges: [String] = []) -> ExercismResults {
+    func exercismResults(in workbook: Workbook, frozenChanges: [String] = []) -> ExercismResults {
         let order = workbook.allExercises.map(\.exercise.id)
         let tests = results.map { result in
             let first = result.findings.headline
@@ -113,12 +113,12 @@ extension CheckReport {
     }
 
     /// ``exercismResults(in:frozenChanges:)`` as JSON.
-    public func exercismJSON(in workbook: Workbook, frozenChanges: [String] = []) -> Data {
+    func exercismJSON(in workbook: Workbook, frozenChanges: [String] = []) -> Data {
         exercismResults(in: workbook, frozenChanges: frozenChanges).encoded()
     }
 
     /// JUnit XML: a test suite per chapter, a test case per exercise.
-    public func junitXML() -> String {
+    func junitXML() -> String {
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         let failures = results.filter { !$0.passed }.count
         xml += #"<testsuites name="Dispatch Workbook" tests="\#(results.count)" failures="\#(failures)" time="\#(String(format: "%.3f", seconds))">"# + "\n"

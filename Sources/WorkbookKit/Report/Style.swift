@@ -2,7 +2,7 @@ import Foundation
 
 /// Colours and symbols for a terminal: colour only on a TTY, and never when `NO_COLOR` is set.
 public struct Style: Sendable {
-    public var color: Bool
+    var color: Bool
 
     public init(color: Bool) { self.color = color }
 
@@ -15,7 +15,7 @@ public struct Style: Sendable {
         return Style(color: !noColor && isatty(descriptor) == 1)
     }
 
-    public static let plain = Style(color: false)
+    static let plain = Style(color: false)
 
     private func paint(_ text: String, _ code: String) -> String {
         color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
@@ -29,7 +29,7 @@ public struct Style: Sendable {
 
     /// `text` with every terminal escape sequence (colours, cursor moves) removed: what a pipe or a
     /// file should get, whatever the text came from (Swift Testing's console output colours its lines).
-    public static func removingEscapes(_ text: String) -> String {
+    static func removingEscapes(_ text: String) -> String {
         var output = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()
         while let scalar = scalars.next() {

@@ -7,22 +7,22 @@ import Darwin
 #endif
 
 /// What a finished child left behind.
-public struct ChildResult: Sendable {
-    public var termination: Termination
+struct ChildResult: Sendable {
+    var termination: Termination
     /// Standard output and error, interleaved, capped (see ``ChildProcess/outputCap``).
-    public var output: String
+    var output: String
     /// `true` if output was dropped to stay under the cap.
-    public var outputTruncated: Bool
-    public var seconds: Double
+    var outputTruncated: Bool
+    var seconds: Double
 }
 
 /// Runs a program in its own process group, with a watchdog and a cap on its output.
 ///
 /// Killing only `swift test` orphans the test binary it started, so every child here leads its own
 /// process group and the whole group is killed — on timeout, and when the user presses Ctrl-C.
-public enum ChildProcess {
+enum ChildProcess {
     /// At most this many bytes of output are kept: the first half and the last half.
-    public static let outputCap = 256 * 1024
+    static let outputCap = 256 * 1024
 
     /// Runs `executable` with `arguments`, adding `environment` to this process's environment;
     /// `onLine` sees each line of output as it comes (for progress).
@@ -31,7 +31,7 @@ public enum ChildProcess {
     /// `idleLimit.file` has not grown for `idleLimit.seconds` once it has begun (a test run whose
     /// event stream goes quiet is stuck: every test's own waits are far shorter). Until the file's
     /// first bytes — the runner starting up, `swift test` planning on macOS — only `timeLimit` counts.
-    public static func run(
+    static func run(
         _ executable: String,
         _ arguments: [String],
         environment: [String: String] = [:],

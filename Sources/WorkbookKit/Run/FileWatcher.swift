@@ -2,7 +2,7 @@ import Foundation
 
 /// Notices changed files by polling modification times — no dependencies, works everywhere.
 public struct FileWatcher: Sendable {
-    public let folder: URL
+    let folder: URL
     private var stamps: [String: Date]
 
     public init(folder: URL) {

@@ -2,20 +2,20 @@ import Synchronization
 
 /// A value shared between threads behind a `Mutex`, in a class so that closures running on other
 /// threads can hold it (the role of SwiftPM's `ThreadSafeBox`).
-public final class Locked<Value: Sendable>: Sendable {
+final class Locked<Value: Sendable>: Sendable {
     private let mutex: Mutex<Value>
 
     public init(_ value: Value) { mutex = Mutex(value) }
 
     /// The value now.
-    public var value: Value { mutex.withLock { $0 } }
+    var value: Value { mutex.withLock { $0 } }
 
     /// Replaces the value.
-    public func set(_ value: Value) { mutex.withLock { $0 = value } }
+    func set(_ value: Value) { mutex.withLock { $0 = value } }
 
     /// Reads and changes the value in one step.
     @discardableResult
-    public func withLock<Result: Sendable>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    func withLock<Result: Sendable>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try mutex.withLock { value in try body(&value) }
     }
 }

@@ -2,14 +2,14 @@ import Foundation
 
 /// Everything one run of the test binary left behind.
 public struct RunArtifacts: Sendable {
-    public var events: EventStream
-    public var reports: [TSanReport]
-    public var termination: Termination
+    var events: EventStream
+    var reports: [TSanReport]
+    var termination: Termination
     /// The console output (capped); read only for crash messages, never for verdicts.
-    public var output: String
-    public var seconds: Double
+    var output: String
+    var seconds: Double
     /// When the process started, for what the system writes about it afterwards (a Darwin crash report).
-    public var started: Date?
+    var started: Date?
 
     public init(events: EventStream, reports: [TSanReport], termination: Termination, output: String, seconds: Double = 0) {
         self.events = events

@@ -14,10 +14,10 @@ public final class RunningChildren: Sendable {
     func remove(_ pid: pid_t) { groups.withLock { _ = $0.remove(pid) } }
 
     /// How many child process groups are running.
-    public var count: Int { groups.withLock { $0.count } }
+    var count: Int { groups.withLock { $0.count } }
 
     /// Kills every running child's process group.
-    public func killAll() {
+    func killAll() {
         for pid in groups.withLock({ $0 }) { kill(-pid, SIGKILL) }
     }
 

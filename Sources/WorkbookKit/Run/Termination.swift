@@ -11,7 +11,7 @@ public enum Termination: Sendable, Equatable {
     case timedOut(seconds: Double, quiet: Double?)
 
     /// A plain description: "exit 1", "signal 4 (SIGILL)", "killed after 30 s".
-    public var description: String {
+    var description: String {
         switch self {
         case let .exited(code): "exit \(code)"
         case let .signaled(signal): "signal \(signal) (\(signalName(signal)))"
@@ -22,7 +22,7 @@ public enum Termination: Sendable, Equatable {
 }
 
 /// The name of a signal number, e.g. "SIGILL".
-public func signalName(_ signal: Int32) -> String {
+func signalName(_ signal: Int32) -> String {
     switch signal {
     case SIGILL: "SIGILL"
     case SIGTRAP: "SIGTRAP"

@@ -8,36 +8,36 @@ import Foundation
 /// too, which is how the code path macOS uses is tested here: `WORKBOOK_LAUNCH=swift-test` selects
 /// it for every run, and the selftest's fault drill runs a chapter through it.
 public struct TestLaunch: Sendable, Equatable {
-    public enum Method: String, Sendable {
+    enum Method: String, Sendable {
         /// The test executable, run directly (Linux).
         case binary
         /// `swift test --skip-build` over the build already made (macOS; Linux on request).
         case swiftTest = "swift-test"
     }
 
-    public var method: Method
+    var method: Method
     /// The package whose build this is.
-    public var packageRoot: URL
+    var packageRoot: URL
     /// The build's scratch path.
-    public var scratchPath: URL
+    var scratchPath: URL
     /// The build settings `swift test` must see again to find the same package graph (see Package.swift).
-    public var sources: SourceSet
+    var sources: SourceSet
     /// The chapters built, when not all of them (`WORKBOOK_ONLY`).
-    public var only: [String]?
+    var only: [String]?
     /// Files left out of their targets (`WORKBOOK_EXCLUDE`, `<target>/<file>`): exercises that do
     /// not compile, with their suites.
-    public var exclude: [String]
+    var exclude: [String]
 
     /// Whether the build holds the engine and its tests (see ``BuildSettings/engine``).
-    public var withEngine = true
+    var withEngine = true
 
     /// The variable that selects ``Method/swiftTest`` on Linux.
-    public static let methodVariable = "WORKBOOK_LAUNCH"
+    static let methodVariable = "WORKBOOK_LAUNCH"
 
     /// The method this platform needs (see ``Platform/launchMethod``).
-    public static var platformMethod: Method { Platform.host.launchMethod }
+    static var platformMethod: Method { Platform.host.launchMethod }
 
-    public init(method: Method = TestLaunch.platformMethod, packageRoot: URL, scratchPath: URL, sources: SourceSet,
+    init(method: Method = TestLaunch.platformMethod, packageRoot: URL, scratchPath: URL, sources: SourceSet,
                 only: [String]?, exclude: [String] = []) {
         self.method = method
         self.packageRoot = packageRoot
@@ -48,19 +48,19 @@ public struct TestLaunch: Sendable, Equatable {
     }
 
     /// What tells a test executable to run Swift Testing's tests (SwiftPM passes the same).
-    public static let swiftTestingOnly = ["--testing-library", "swift-testing"]
+    static let swiftTestingOnly = ["--testing-library", "swift-testing"]
 
     /// The test executable SwiftPM links in `scratchPath` on Linux.
-    public static func testBinary(in scratchPath: URL) -> URL {
+    static func testBinary(in scratchPath: URL) -> URL {
         scratchPath.appendingPathComponent("debug/DispatchWorkbookPackageTests.xctest")
     }
 
     /// The test executable, for what only a directly run binary allows (a debugger), or `nil` when
     /// the tests are started through `swift test`.
-    public var testBinary: URL? { method == .binary ? Self.testBinary(in: scratchPath) : nil }
+    var testBinary: URL? { method == .binary ? Self.testBinary(in: scratchPath) : nil }
 
     /// The settings Package.swift reads, as the build had them.
-    public var buildEnvironment: [String: String] {
+    var buildEnvironment: [String: String] {
         [BuildSettings.sources: sources.rawValue, BuildSettings.only: only?.joined(separator: ",") ?? "",
          BuildSettings.exclude: exclude.joined(separator: ","),
          BuildSettings.engine: withEngine ? "" : BuildSettings.none]
@@ -69,7 +69,7 @@ public struct TestLaunch: Sendable, Equatable {
     /// How the test process itself ended, from how the launched command ended: `swift test` exits 1
     /// when the test process it started died of a signal, and says which ("Process '…' exited with
     /// unexpected signal code 4", SwiftPM's `SwiftTestCommand.swift`).
-    public func testProcessTermination(_ termination: Termination, output: String) -> Termination {
+    func testProcessTermination(_ termination: Termination, output: String) -> Termination {
         guard method == .swiftTest, case .exited = termination,
               let match = output.firstMatch(of: /exited with unexpected signal code (\d+)/),
               let signal = Int32(match.1) else { return termination }
@@ -77,7 +77,7 @@ public struct TestLaunch: Sendable, Equatable {
     }
 
     /// The command that runs the Swift Testing tests with `testingArguments` (event stream, filters).
-    public func command(_ testingArguments: [String]) -> (executable: String, arguments: [String], environment: [String: String]) {
+    func command(_ testingArguments: [String]) -> (executable: String, arguments: [String], environment: [String: String]) {
         switch method {
         case .binary:
             return (Self.testBinary(in: scratchPath).path, Self.swiftTestingOnly + testingArguments, [:])

@@ -16,23 +16,23 @@ public protocol TestProcess: Sendable {
 
 /// The real test processes of a build: the test executable (Linux) or `swift test --skip-build`
 /// (macOS), with TSan's reports to files, the event stream, and the watchdog.
-public struct LaunchedTestProcess: TestProcess {
-    public var launch: TestLaunch
+struct LaunchedTestProcess: TestProcess {
+    var launch: TestLaunch
     /// Whose ways of symbolizing, locating crashes and reading traps apply.
-    public var platform: Platform = .host
+    var platform: Platform = .host
     /// The toolchain whose event-stream version the runs ask for.
-    public var toolchain: Toolchain = .inUse
+    var toolchain: Toolchain = .inUse
     /// Seconds the event stream may stay unchanged before the run counts as stuck. Every wait in a
     /// suite is bounded far below this, so a quiet stream means code that never returns.
-    public var quietLimit: Double = 10
+    var quietLimit: Double = 10
 
     public init(launch: TestLaunch) { self.launch = launch }
 
-    public var sources: SourceSet { launch.sources }
+    var sources: SourceSet { launch.sources }
 
     /// One test process over the tests the `filters` select, with the event stream and
     /// TSan's reports written to files of a fresh folder, and the watchdog on.
-    public func run(filters: [String], timeLimit: Double, label: String) throws -> RunArtifacts {
+    func run(filters: [String], timeLimit: Double, label: String) throws -> RunArtifacts {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("workbook-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -64,7 +64,7 @@ public struct LaunchedTestProcess: TestProcess {
 
     /// What one run starts, with its event stream and TSan's reports in `folder`: the executable, its
     /// arguments and environment, and the event stream's file. Pure: it starts nothing.
-    public func invocation(filters: [String], in folder: URL)
+    func invocation(filters: [String], in folder: URL)
         -> (executable: String, arguments: [String], environment: [String: String], events: URL)
     {
         let events = folder.appendingPathComponent("events.jsonl")
@@ -88,7 +88,7 @@ public struct LaunchedTestProcess: TestProcess {
     /// (when it is installed) — in the test process, or (`inChild`) in the first child process it
     /// starts, an exit test's, with follow-fork-mode; on Darwin, the crash report the system wrote
     /// for the run.
-    public func crashStack(filter: String, inChild: Bool, learnerFile: String, after run: RunArtifacts) -> CrashStack? {
+    func crashStack(filter: String, inChild: Bool, learnerFile: String, after run: RunArtifacts) -> CrashStack? {
         switch platform.crashLocator {
         case .none:
             return nil

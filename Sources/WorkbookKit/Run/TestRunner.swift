@@ -9,12 +9,12 @@ import Foundation
 ///
 /// This is the policy (batches, isolation, locating crashes); starting processes is the
 /// ``TestProcess``'s, so the policy is tested on recorded runs.
-public struct TestRunner: Sendable {
-    public var process: any TestProcess
-    public var grader: Grader
+struct TestRunner: Sendable {
+    var process: any TestProcess
+    var grader: Grader
     /// Seconds a process may take in all before the watchdog kills its group: base plus per exercise.
-    public var baseTimeLimit: Double = 30
-    public var timeLimitPerExercise: Double = 5
+    var baseTimeLimit: Double = 30
+    var timeLimitPerExercise: Double = 5
 
     /// Runs the tests of the build `launch` describes.
     public init(launch: TestLaunch) {
@@ -27,7 +27,7 @@ public struct TestRunner: Sendable {
     }
 
     /// Grades `exercises`, isolating where needed; returns verdicts in the order given.
-    public func run(_ exercises: [(chapter: Chapter, exercise: Exercise)]) throws -> [ExerciseVerdict] {
+    func run(_ exercises: [(chapter: Chapter, exercise: Exercise)]) throws -> [ExerciseVerdict] {
         guard !exercises.isEmpty else { return [] }
         let artifacts = try runOnce(exercises)
         let outcome = grader.grade(exercises, artifacts)
@@ -40,7 +40,7 @@ public struct TestRunner: Sendable {
     }
 
     /// One process over `exercises`.
-    public func runOnce(_ exercises: [(chapter: Chapter, exercise: Exercise)]) throws -> RunArtifacts {
+    func runOnce(_ exercises: [(chapter: Chapter, exercise: Exercise)]) throws -> RunArtifacts {
         try process.run(filters: exercises.map { Self.filter(forSuiteOf: $0.chapter, $0.exercise) },
                         timeLimit: baseTimeLimit + timeLimitPerExercise * Double(exercises.count),
                         label: exercises.map(\.exercise.id).joined(separator: "+"))
