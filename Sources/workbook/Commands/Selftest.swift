@@ -28,7 +28,8 @@ extension Command {
         an endless loop, a flood of fake output, a starter and tests that do not compile) is graded as \
         `check` would, and every verdict must be the expected one. Last, the classroom drill: a student \
         copy is exported, a student's edits graded with `check --classroom`, and three submissions with \
-        `grade` — one of them trying to write outside its folder and to reach the network.
+        `grade` — one of them trying to write outside its folder and to reach a listener the drill holds \
+        on 127.0.0.1.
         """,
         flags: [.suiteRuns, .corpusRuns, .noDrill, .noCorpus],
         run: { arguments in
