@@ -83,22 +83,16 @@ struct CorpusProof: Sendable {
             var items: [(chapter: Chapter, exercise: Exercise)] = []
             for entry in round {
                 guard let index = outcomes.firstIndex(where: { $0.entry == entry }) else { continue }
-                if let left = build.excluded.first(where: { $0.chapter.name == entry.chapter && $0.exercise.id == entry.exerciseID }) {
-                    // Its own file does not compile; the rest of the chapter was built without it.
+                // Its own file does not compile (the rest of the chapter was built without it), or its
+                // whole chapter does not.
+                let errors = build.excluded.first(where: { $0.chapter.name == entry.chapter && $0.exercise.id == entry.exerciseID })?.errors
+                    ?? build.broken.first(where: { $0.chapter.name == entry.chapter })?.errors
+                if let errors {
                     outcomes[index].runs = runs
                     if entry.expectation == .fails(.compile) {
                         outcomes[index].held = runs
                     } else {
-                        let error = left.errors.first.map { $0.summary(.name) } ?? ""
-                        outcomes[index].misses.append("does not compile: \(error)")
-                    }
-                } else if let broken = build.broken.first(where: { $0.chapter.name == entry.chapter }) {
-                    outcomes[index].runs = runs
-                    if entry.expectation == .fails(.compile) {
-                        outcomes[index].held = runs
-                    } else {
-                        let error = broken.errors.first.map { $0.summary(.name) } ?? ""
-                        outcomes[index].misses.append("does not compile: \(error)")
+                        outcomes[index].misses.append("does not compile: \(errors.first.map { $0.summary(.name) } ?? "")")
                     }
                 } else if let item = copied.allExercises.first(where: { $0.chapter.name == entry.chapter && $0.exercise.id == entry.exerciseID }) {
                     items.append(item)
