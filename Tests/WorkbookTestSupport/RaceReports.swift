@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import WorkbookSanitizerReports
 import WorkbookWire
@@ -18,10 +17,12 @@ import WorkbookWire
 // file is read only here, between tests, by the test runner's own code.
 
 /// TSan's report file of this process, and how much of it earlier tests have read.
-final class SanitizerReportFile: Sendable {
+final class SanitizerReportFile: @unchecked Sendable {
     /// The file prefix TSan writes to; the file itself is `<prefix>.<pid>`.
     let prefix: String
-    private let read = Mutex<UInt64>(0)
+    /// How far earlier calls have read, behind an `NSLock` (TSan sees it whole; `Mutex` only in part).
+    private let lock = NSLock()
+    private var offset: UInt64 = 0
 
     /// Sends TSan's reports to a fresh folder of the temporary directory.
     init() {
@@ -34,7 +35,7 @@ final class SanitizerReportFile: Sendable {
 
     /// What TSan wrote since the last call.
     func newText() -> String {
-        read.withLock { offset in
+        lock.withLock {
             guard let handle = FileHandle(forReadingAtPath: "\(prefix).\(getpid())") else { return "" }
             defer { try? handle.close() }
             try? handle.seek(toOffset: offset)

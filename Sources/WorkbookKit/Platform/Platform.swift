@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Everything the grader does differently on Linux and on Darwin (macOS), in one place.
 ///
@@ -67,7 +66,7 @@ struct Platform: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Symbolizers looked up so far, by platform: the lookup may start `xcrun`.
-    private static let symbolizers = Mutex<[Kind: String?]>([:])
+    private static let symbolizers = Locked<[Kind: String?]>([:])
 
     private func lookUpSymbolizer() -> String? {
         if let found = findInPath("llvm-symbolizer") { return found }

@@ -1,21 +1,26 @@
-import Synchronization
+import Foundation
 
-/// A value shared between threads behind a `Mutex`, in a class so that closures running on other
+/// A value shared between threads behind a lock, in a class so that closures running on other
 /// threads can hold it (the role of SwiftPM's `ThreadSafeBox`).
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
+///
+/// An `NSLock`, not `Mutex`: the engine's own tests run in the TSan-linked test executable, and TSan
+/// sees `pthread_mutex` but only part of `Mutex` on Linux (Exercises/MEASUREMENTS.md, M5) — a `Mutex`
+/// here drew a false "Swift access race" report in the unit tests.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
 
-    public init(_ value: Value) { mutex = Mutex(value) }
+    init(_ value: Value) { stored = value }
 
     /// The value now.
-    var value: Value { mutex.withLock { $0 } }
+    var value: Value { lock.withLock { stored } }
 
     /// Replaces the value.
-    func set(_ value: Value) { mutex.withLock { $0 = value } }
+    func set(_ value: Value) { lock.withLock { stored = value } }
 
     /// Reads and changes the value in one step.
     @discardableResult
-    func withLock<Result: Sendable>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        try mutex.withLock { value in try body(&value) }
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try lock.withLock { try body(&stored) }
     }
 }

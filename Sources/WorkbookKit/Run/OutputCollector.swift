@@ -1,15 +1,15 @@
-import Synchronization
+import Foundation
 
 /// Keeps the head and the tail of a stream of bytes, dropping the middle past a cap.
 final class OutputCollector: Sendable {
-    private struct Kept {
+    private struct Kept: Sendable {
         var head: [UInt8] = []
         var tail: [UInt8] = []
         var dropped = 0
     }
 
     private let cap: Int
-    private let kept = Mutex(Kept())
+    private let kept = Locked(Kept())
 
     init(cap: Int) { self.cap = cap }
 

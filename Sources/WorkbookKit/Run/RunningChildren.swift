@@ -1,12 +1,11 @@
 import Foundation
-import Synchronization
 
 /// The process groups this process has started and not yet reaped; Ctrl-C kills them all.
 public final class RunningChildren: Sendable {
     public static let shared = RunningChildren()
-    private let groups = Mutex<Set<pid_t>>([])
+    private let groups = Locked<Set<pid_t>>([])
     /// The signal sources, kept alive for the life of the process; never touched again.
-    private let sources = Mutex<[KeptAlive]>([])
+    private let sources = Locked<[KeptAlive]>([])
 
     private struct KeptAlive: @unchecked Sendable { let source: DispatchSourceSignal }
 
