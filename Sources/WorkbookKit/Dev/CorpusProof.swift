@@ -13,6 +13,8 @@ struct CorpusProof: Sendable {
     var entries: [CorpusEntry]
     var runs: Int
     var progress: @Sendable (String) -> Void
+    /// Where to keep the TSan report of each near miss graded a race (see ``Selftest/recordRaces``).
+    var recordRaces: URL?
 
     public init(workbook: Workbook, entries: [CorpusEntry], runs: Int,
                 progress: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -104,8 +106,11 @@ struct CorpusProof: Sendable {
                 for verdict in try runner.run(items) {
                     guard let index = outcomes.firstIndex(where: { $0.entry.chapter == verdict.chapter.name && $0.entry.exerciseID == verdict.exercise.id && round.contains($0.entry) }) else { continue }
                     outcomes[index].runs += 1
-                    if Self.holds(verdict, outcomes[index].entry.expectation) {
+                    let undrawn = Selftest.undrawnRace(verdict, in: copied, recordingAs: outcomes[index].entry.name, to: recordRaces)
+                    if Self.holds(verdict, outcomes[index].entry.expectation), undrawn == nil {
                         outcomes[index].held += 1
+                    } else if let undrawn {
+                        outcomes[index].misses.append(undrawn)
                     } else {
                         outcomes[index].misses.append(verdict.passed ? "passed" : Selftest.describe(verdict))
                     }

@@ -31,6 +31,9 @@ public struct Selftest: Sendable {
     /// an incremental TSan build and a run of every swapped exercise), and each entry was proven over
     /// several runs when it was added.
     public var corpusRuns = 1
+    /// Where to keep the TSan report of every race a starter or a near miss is graded (`name.log`),
+    /// or `nil`: the fixtures of `explain`'s tests are recorded this way.
+    public var recordRaces: URL?
     /// The `workbook` executable, for the drill's Ctrl-C test; `nil` skips that test.
     public var workbookExecutable: URL?
 
@@ -140,8 +143,11 @@ public struct Selftest: Sendable {
                 for verdict in try TestRunner(launch: launch).run(built) {
                     guard let index = rows.firstIndex(where: { $0.exercise.id == verdict.exercise.id }) else { continue }
                     rows[index].starterSeconds.append(verdict.seconds)
-                    if Self.caughtAsExpected(verdict) {
+                    let undrawn = Self.undrawnRace(verdict, in: workbook, recordingAs: "starter-\(verdict.exercise.id)", to: recordRaces)
+                    if Self.caughtAsExpected(verdict), undrawn == nil {
                         rows[index].starterCaught += 1
+                    } else if let undrawn {
+                        rows[index].starterMisses.append(undrawn)
                     } else {
                         rows[index].starterMisses.append(verdict.passed ? "passed" : Self.describe(verdict))
                     }
@@ -153,7 +159,9 @@ public struct Selftest: Sendable {
         if corpus {
             let (entries, problems) = workbook.corpus(of: chapters)
             corpusProblems = problems
-            corpusOutcomes = try CorpusProof(workbook: workbook, entries: entries, runs: corpusRuns, progress: progress).run()
+            var proof = CorpusProof(workbook: workbook, entries: entries, runs: corpusRuns, progress: progress)
+            proof.recordRaces = recordRaces
+            corpusOutcomes = try proof.run()
         }
         var faultDrill = FaultDrill(workbook: workbook, progress: progress)
         faultDrill.workbookExecutable = workbookExecutable
@@ -170,6 +178,18 @@ public struct Selftest: Sendable {
     /// race, when a race was reported in the exercise's own file.
     static func caughtAsExpected(_ verdict: ExerciseVerdict) -> Bool {
         caught(verdict, as: verdict.exercise.expectedFailure)
+    }
+
+    /// Why `explain` cannot draw a race verdict (see ``RaceTimeline/problem(width:)``), or `nil` — for
+    /// every verdict that is not a race too. With `folder`, the race's report is kept there as
+    /// `name.log`: the recorded reports `explain`'s unit tests draw.
+    static func undrawnRace(_ verdict: ExerciseVerdict, in workbook: Workbook, recordingAs name: String, to folder: URL?) -> String? {
+        guard verdict.kind == .race, let timeline = RaceTimeline.of(verdict, in: workbook) else { return nil }
+        if let folder {
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try? timeline.report.raw.write(to: folder.appendingPathComponent(name + ".log"), atomically: true, encoding: .utf8)
+        }
+        return timeline.problem()
     }
 
     /// A starter left out of its chapter's build is caught as expected when its manifest says it must

@@ -11,15 +11,9 @@ extension Grader {
         for frame in frames {
             guard let file = frame.file, let item = batch.first(where: { frame.isIn(suffix(of: $0)) }) else { continue }
             let path = Layout.exerciseFile(item.chapter, item.exercise, in: sources)
-            // Symbolizing sometimes loses an access's line; the same function's line elsewhere in the
-            // report, or the other access's line, stands in for it.
-            let known = report.allFrames.filter { $0.isIn(suffix(of: item)) && $0.line != nil }
-            let accesses = report.accesses.map { access -> (TSanReport.Access, Int?) in
-                let mine = access.frames.first { $0.isIn(suffix(of: item)) }
-                let line = mine?.line ?? mine.flatMap { frame in known.first { $0.symbol == frame.symbol }?.line }
-                return (access, line)
-            }
-            let line = accesses.compactMap(\.1).first ?? frame.line ?? known.first?.line
+            let accesses = RaceSides(report, in: suffix(of: item)).sides.map { ($0, $0.line) }
+            let line = accesses.compactMap(\.1).first ?? frame.line
+                ?? report.allFrames.first { $0.isIn(suffix(of: item)) && $0.line != nil }?.line
             // Darwin's atos names the file without its folder: then read it where the workbook keeps it.
             let source = readSource(file.contains("/") ? file : path)
             let accessLines = accesses.filter(\.0.isWrite).compactMap(\.1) + accesses.filter { !$0.0.isWrite }.compactMap(\.1)

@@ -17,7 +17,7 @@ struct Command: Sendable {
 
     /// Every command, in the order the overview lists them.
     static let all: [Command] = [
-        .progress, .check, .watch, .hint, .lesson, .reset, .solution, .export, .grade, .selftest,
+        .progress, .check, .explain, .watch, .hint, .lesson, .reset, .solution, .export, .grade, .selftest,
     ]
 
     /// The command called `name`.
@@ -25,7 +25,7 @@ struct Command: Sendable {
 
     /// Whether it builds the chapters (and so needs a toolchain at ``Toolchain/floor`` or later).
     var buildsChapters: Bool {
-        [Command.check, .watch, .grade, .selftest].contains { $0.name == name }
+        [Command.check, .explain, .watch, .grade, .selftest].contains { $0.name == name }
     }
 
     /// The flag every command takes.

@@ -20,7 +20,7 @@ extension Command {
         hang), a crash, or a compile error. A chapter that does not compile does not stop the others \
         from being graded. With no names, checks everything. Exit status 0 only if everything checked passed.
         """,
-        flags: [.runs, .verbose, .json, .junit, .classroom],
+        flags: [.runs, .verbose, .explain, .json, .junit, .classroom],
         run: { arguments in
             let workbook = try currentWorkbook()
             if arguments.has(.classroom) { return try checkClassroom(workbook, arguments) }
@@ -44,6 +44,12 @@ extension Command {
                 // Raw TSan reports name functions by mangled symbols; make them readable. Raw output
                 // may carry colours of its own: none when piped.
                 Terminal.say(style.fitting(verbose ? Demangler.demangle(text) : text))
+                if arguments.has(.explain) {
+                    for timeline in report.explanations(workbook: workbook, width: min(Terminal.width, 80), racesOnly: true) {
+                        Terminal.say("")
+                        Terminal.say(timeline)
+                    }
+                }
                 printChange(change, style: .automatic)
                 printNext(session.next(after: report), report: report, style: .automatic)
             }

@@ -6,6 +6,7 @@ extension Flag {
     static let corpusRuns = Flag("--corpus-runs", .count(default: 1), help: "runs of every near miss and alternative (default 1)")
     static let noDrill = Flag("--no-drill", help: "skip the fault drill")
     static let noCorpus = Flag("--no-corpus", help: "skip the near misses and alternatives")
+    static let recordRaces = Flag("--record-races", .path, help: "keep the TSan report of every race a starter or near miss is graded, as PATH/<name>.log (the reports `explain`'s tests draw)")
 }
 
 extension Command {
@@ -18,7 +19,7 @@ extension Command {
         under the Thread Sanitizer from \(SourceSet.solutions.folder)/ and from \(SourceSet.exercises.folder)/, \
         and runs each chapter's suite N times. Passes only if every solution passes with no TSan report \
         in every run and every starter fails in every run with the failure kind its \(Layout.chapterManifest) \
-        names, in its own file.
+        names, in its own file — and, for a race, that `explain` can draw it in 80 columns.
 
         Then the near-miss corpus (\(Layout.testsFolder)/NearMisses): each plausible wrong answer is \
         swapped over its exercise and must fail with the kind its first line declares; each correct \
@@ -31,7 +32,7 @@ extension Command {
         `grade` — one of them trying to write outside its folder and to reach a listener the drill holds \
         on 127.0.0.1.
         """,
-        flags: [.suiteRuns, .corpusRuns, .noDrill, .noCorpus],
+        flags: [.suiteRuns, .corpusRuns, .noDrill, .noCorpus, .recordRaces],
         run: { arguments in
             let workbook = try currentWorkbook()
             let chapters = try arguments.positional.isEmpty ? nil : arguments.positional.map { name in
@@ -45,6 +46,7 @@ extension Command {
             selftest.workbookExecutable = Bundle.main.executableURL
             selftest.corpus = !arguments.has(.noCorpus)
             selftest.corpusRuns = arguments.count(.corpusRuns)
+            selftest.recordRaces = arguments.text(.recordRaces).map { URL(fileURLWithPath: $0) }
             let report = try selftest.run()
             Terminal.say(report.rendered(style: .automatic))
             return report.succeeded ? 0 : 1

@@ -1,0 +1,72 @@
+import Foundation
+
+/// The sentences of `workbook explain` and `check --explain` (see ``RaceTimeline``).
+extension Says {
+    /// The drawing's first line.
+    static func explainTitle(_ exercise: Exercise, title: String) -> String {
+        "\(exercise.id) \(exercise.title) — the \(title) TSan saw, step by step"
+    }
+
+    /// Above a thread's column: the first thread TSan saw, then the second.
+    static func explainThread(isFirst: Bool, thread: String) -> String {
+        (isFirst ? "first: " : "then: ") + thread
+    }
+
+    /// Under a learner's line: the access made there. `variable`: its name, when the line names one.
+    static func explainAccess(isWrite: Bool, variable: String?, first: Bool) -> String {
+        let verb = isWrite ? "writes" : "reads"
+        let what = variable.map { "`\($0)`" } ?? "here"
+        return first ? "\(verb) \(what)" : "\(verb) \(what) too"
+    }
+
+    /// The row between the threads.
+    static let explainSeparator = "no happens-before edge"
+
+    /// A frame in the learner's file whose line the symbolizer lost.
+    static let explainLineUnknown = "(TSan lost this line)"
+
+    /// An access made outside the learner's file (by the tests, reading what the learner's code wrote).
+    static func explainOutsideFile(_ exercise: Exercise, place: String?) -> String {
+        "outside \(exercise.file)" + (place.map { " (\($0), the tests reading your result)" } ?? "")
+    }
+
+    /// One access, for the sentence under the drawing.
+    struct ExplainedAccess {
+        /// "thread T5, a test thread"
+        var thread: String
+        var isWrite: Bool
+        var line: Int?
+    }
+
+    /// What the separator means, for these two accesses.
+    static func explainNoEdge(first: ExplainedAccess, second: ExplainedAccess, what: String?) -> String {
+        let memory = what.map { "`\($0)`" } ?? "the same memory"
+        func did(_ access: ExplainedAccess) -> String {
+            "\(access.thread) \(access.isWrite ? "wrote" : "read") \(memory)" + (access.line.map { " at line \($0)" } ?? "")
+        }
+        return "First \(did(first)); then \(did(second)). Nothing — no queue, lock, group or semaphore — made the first happen before the second. With no happens-before edge between them they may run at the same moment, in either order: that is a race, whether or not they overlapped in this run."
+    }
+
+    /// The question the drawing ends with.
+    static let explainQuestion = "Which line would you move, or guard?"
+
+    /// Where to go after the drawing.
+    static func explainNext(_ exercise: Exercise) -> String {
+        "Then run `workbook check \(exercise.id)` again; `workbook hint \(exercise.id)` helps if you are stuck."
+    }
+
+    /// A report that names none of the learner's lines on either thread.
+    static func explainNoTimeline(_ exercise: Exercise) -> String {
+        "TSan's report names no line of \(exercise.file), so there is no timeline to draw. `workbook check \(exercise.id) --verbose` shows the report as TSan printed it."
+    }
+
+    /// `explain` on an exercise that passed.
+    static func explainPassed(_ exercise: Exercise) -> String {
+        "\(exercise.id) passes: TSan reported no race in it, so there is nothing to explain."
+    }
+
+    /// `explain` on an exercise that failed, but not by a race.
+    static func explainNotARace(_ exercise: Exercise, kind: String) -> String {
+        "\(exercise.id) fails, but not by a race (\(kind)): `explain` draws races only. The check above says what went wrong; `workbook hint \(exercise.id)` gives a hint."
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+
+/// A race drawn for a learner (`workbook explain`, `check --explain`): the two threads side by side,
+/// the learner's own lines in the order TSan saw them, the calls in their file that led there, and
+/// the point where no happens-before edge joined them — then the question the lesson asks.
+///
+/// Time runs down the page: the access TSan remembered comes first, in the left column; the access
+/// that found it, below and to the right. Pure: it reads the report and the file's text it is given.
+struct RaceTimeline {
+    var exercise: Exercise
+    var report: TSanReport
+    /// The learner's file, relative to the package (`Exercises/Chapter1Latch/CountdownBlock.swift`).
+    var file: String
+    /// The file's text, when it could be read.
+    var source: String?
+
+    /// The drawing, each line at most `width` columns (at least 60).
+    func lines(width: Int = 80) -> [String] {
+        let width = max(width, 60)
+        let sides = RaceSides(report, in: "/" + file).inOrder
+        var out = wrapped(Says.explainTitle(exercise, title: report.title), width: width)
+        guard sides.count == 2, sides.contains(where: { !$0.frames.isEmpty }) else {
+            return out + [""] + wrapped(Says.explainNoTimeline(exercise), width: width)
+        }
+        let column = (width - 3) / 2
+        let first = block(sides[0], isFirst: true, width: column - 1)
+        let second = block(sides[1], isFirst: false, width: column - 1)
+        out.append("")
+        out += first.map { pad($0, column) + "│" }
+        out.append(separator(width: width))
+        out += second.map { pad("", column) + "│ " + $0 }
+        out.append("")
+        let variable = variableName(sides)
+        out += wrapped(Says.explainNoEdge(first: said(sides[0]), second: said(sides[1]), what: variable), width: width)
+        out.append("")
+        out += wrapped(Says.explainQuestion, width: width)
+        out += wrapped(Says.explainNext(exercise), width: width)
+        return out
+    }
+
+    /// One thread's column: who it is, the calls in the learner's file (outermost first), and the
+    /// access itself under its line.
+    private func block(_ side: RaceSides.Side, isFirst: Bool, width: Int) -> [String] {
+        var rows = [fit(Says.explainThread(isFirst: isFirst, thread: who(side)), width)]
+        guard !side.frames.isEmpty else {
+            let place = side.elsewhere.map { frame in
+                (frame.file.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "") + (frame.line.map { ":\($0)" } ?? "")
+            }
+            rows += wrapped(Says.explainOutsideFile(exercise, place: place), width: width, indent: "  ")
+            return rows
+        }
+        // Outermost first, one row per line (a closure and its function can share one).
+        var seen: [Int] = []
+        let calls = side.frames.reversed().compactMap(\.line).filter { line in
+            defer { seen.append(line) }
+            return !seen.contains(line)
+        }.suffix(4)
+        if let function = calls.first.flatMap({ enclosingFunction(before: $0) }) {
+            rows.append(fit("  in \(function)", width))
+        }
+        if calls.isEmpty { rows.append(fit("  " + Says.explainLineUnknown, width)) }
+        for line in calls {
+            let number = String(line)
+            let code = sourceLine(line) ?? ""
+            rows.append(fit("  " + number + "│ " + code, width))
+        }
+        let what = side.line.flatMap { Grader.variableName(inLine: $0, of: source) }
+        rows.append(fit("     ▲ " + Says.explainAccess(isWrite: side.isWrite, variable: what, first: isFirst), width))
+        return rows
+    }
+
+    /// The row between the two threads: where no happens-before edge joined them.
+    private func separator(width: Int) -> String {
+        let label = " " + Says.explainSeparator + " "
+        let dashes = max(width - label.count, 4)
+        return String(repeating: "╌", count: dashes / 2) + label + String(repeating: "╌", count: dashes - dashes / 2)
+    }
+
+    /// Who made an access, how, and where, for the sentence under the drawing.
+    private func said(_ side: RaceSides.Side) -> Says.ExplainedAccess {
+        Says.ExplainedAccess(thread: who(side), isWrite: side.isWrite, line: side.line)
+    }
+
+    /// "thread T5 (a test thread)", "the main thread".
+    private func who(_ side: RaceSides.Side) -> String {
+        if side.thread == "main thread" { return "the main thread" }
+        return "thread \(side.thread)" + (report.threadKinds[side.thread].map { " (\($0))" } ?? "")
+    }
+
+    private func variableName(_ sides: [RaceSides.Side]) -> String? {
+        let lines = sides.filter(\.isWrite).compactMap(\.line) + sides.filter { !$0.isWrite }.compactMap(\.line)
+        return Grader.variableName(inLines: lines, of: source)
+    }
+
+    private var sourceLines: [Substring] {
+        source?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
+    }
+
+    private func sourceLine(_ line: Int) -> String? {
+        let lines = sourceLines
+        guard line >= 1, line <= lines.count else { return nil }
+        return lines[line - 1].trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The name of the declaration `line` sits in, as `makeLatch(…)`, `init(…)`, `deinit` or a
+    /// property's name: the nearest declaration above it.
+    private func enclosingFunction(before line: Int) -> String? {
+        let lines = sourceLines
+        guard line >= 1, line <= lines.count else { return nil }
+        for index in stride(from: line - 1, through: 0, by: -1) {
+            let words = lines[index].split(whereSeparator: { $0 == " " || $0 == "\t" })
+            if let at = words.firstIndex(of: "func"), at + 1 < words.count {
+                let name = words[at + 1].prefix { $0 != "(" && $0 != "<" }
+                return name + "(…)"
+            }
+            if let first = words.first(where: { $0.hasPrefix("init(") || $0.hasPrefix("init?(") || $0 == "deinit" }) {
+                return first.hasPrefix("deinit") ? "deinit" : first.prefix { $0 != "(" } + "(…)"
+            }
+            if let at = words.firstIndex(where: { $0 == "var" }), at + 1 < words.count, words.last == "{" {
+                return String(words[at + 1].prefix { $0 != ":" })
+            }
+        }
+        return nil
+    }
+
+    private func fit(_ text: String, _ width: Int) -> String {
+        text.count <= width ? text : String(text.prefix(width - 1)) + "…"
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    private func wrapped(_ text: String, width: Int, indent: String = "") -> [String] {
+        wrap(text, indent: indent, width: width).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+}
+
+public extension CheckReport {
+    /// What `explain` says of each exercise checked, at most `width` columns wide: a race drawn as a
+    /// ``RaceTimeline`` (the first race of the exercise, the one the check's message names), or a
+    /// sentence saying why there is nothing to draw. `racesOnly`: the drawings alone (`check --explain`).
+    func explanations(workbook: Workbook, width: Int = 80, racesOnly: Bool) -> [String] {
+        results.compactMap { result -> String? in
+            if let timeline = result.runs.lazy.compactMap({ RaceTimeline.of($0, in: workbook) }).first {
+                return timeline.lines(width: width).joined(separator: "\n")
+            }
+            guard !racesOnly else { return nil }
+            let said = result.passed ? Says.explainPassed(result.exercise)
+                : Says.explainNotARace(result.exercise, kind: result.kind?.label ?? "failed")
+            return wrap(said, width: width)
+        }
+    }
+}
+
+extension RaceTimeline {
+    /// The timeline of `verdict`'s race as `explain` would draw it from `workbook`'s files, or `nil`
+    /// when the verdict has no race.
+    static func of(_ verdict: ExerciseVerdict, in workbook: Workbook) -> RaceTimeline? {
+        guard let finding = verdict.findings.first(where: { $0.kind == .race && $0.detail != nil }),
+              let report = finding.detail.flatMap({ TSanReport.parse($0).first }), let file = finding.file
+        else { return nil }
+        let source = try? String(contentsOf: workbook.root.appendingPathComponent(file), encoding: .utf8)
+        return RaceTimeline(exercise: verdict.exercise, report: report, file: file, source: source)
+    }
+
+    /// Why this drawing would fail a learner at `width` columns, or `nil` when it does not: a thread
+    /// with none of the learner's lines on it (both threads must be drawn, one at least in the
+    /// learner's file), or a line wider than `width`.
+    func problem(width: Int = 80) -> String? {
+        let sides = RaceSides(report, in: "/" + file).sides
+        if sides.count != 2 { return "explain cannot draw it: the report has \(sides.count) accesses, not 2" }
+        if !sides.contains(where: { $0.line != nil }) { return "explain cannot draw it: no line of \(exercise.file) on either thread" }
+        if let wide = lines(width: width).first(where: { $0.count > width }) {
+            return "explain draws a line wider than \(width) columns: \(wide)"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import WorkbookKit
+
+extension Flag {
+    static let explain = Flag("--explain", help: "draw each race found as a timeline of the two threads (as `workbook explain` does)")
+}
+
+extension Command {
+    static let explain = Command(
+        name: "explain",
+        abstract: "draw an exercise's race as a timeline of the two threads",
+        arguments: .one("exercise", example: "1.1"),
+        discussion: """
+        Checks one exercise as `check` does and, when TSan reports a race in it, draws the two threads \
+        side by side: your lines in the order TSan saw them, the calls in your file that led there, and \
+        the point where no happens-before edge joined them. Then it asks which line you would move, or \
+        guard. Exit status 0 only if the exercise passed.
+        """,
+        flags: [.runs],
+        run: { arguments in
+            let workbook = try currentWorkbook()
+            var session = try LearnerSession(workbook: workbook)
+            let items = try workbook.select([arguments.only])
+            let report = try Terminal.checker(for: workbook).check(items, runs: arguments.count(.runs))
+            let change = try session.record(report)
+            let style = Style.automatic
+            Terminal.say(style.fitting(report.rendered(style: style, verbose: false, workbook: workbook, width: Terminal.width)))
+            for explanation in report.explanations(workbook: workbook, width: min(Terminal.width, 80), racesOnly: false) {
+                Terminal.say("")
+                Terminal.say(explanation)
+            }
+            printChange(change, style: style)
+            return report.passed ? 0 : 1
+        })
+}
