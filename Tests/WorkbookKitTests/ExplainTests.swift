@@ -35,6 +35,35 @@ struct ExplainTests {
         #expect(lines.contains(Says.explainQuestion))
     }
 
+    @Test("access lines: the kind before \" at \", the thread without the mutexes it held")
+    func accessHeaders() {
+        let held = TSanReport.accessHeader("Previous read of size 8 at 0x7b0c0001a3f0 by thread T7 (mutexes: write M0):")
+        #expect(held?.thread == "T7" && held?.isWrite == false && held?.isPrevious == true)
+        let main = TSanReport.accessHeader("Write of size 1 at 0x7b0c0001a3f0 by main thread:")
+        #expect(main?.thread == "main thread" && main?.isWrite == true)
+        let modifying = TSanReport.accessHeader("Modifying access of Swift variable at 0x720800002990 by thread T7:")
+        #expect(modifying?.thread == "T7" && modifying?.isWrite == true)
+    }
+
+    @Test("a frame that kept no line: its function, found from the mangled or the demangled name")
+    func functionOnly() {
+        let source = """
+            final class CountDownLatch {
+                public func countDown() {
+                    queue.sync { remaining -= 1 }
+                }
+                var value: Int {
+                    queue.sync { remaining }
+                }
+            }
+            """
+        // `countDown` is mangled with a word substitution (`05countD0`): read through the runtime's demangler.
+        #expect(RaceSides.function(named: "$s13Chapter1Latch09CountDownB0C05countD0yyFSay8Dispatch0F5QueueC5queue_yyc5blocktGyXEfU_", in: source)?.name == "countDown(…)")
+        #expect(RaceSides.function(named: "closure #1 in CountDownLatch.countDown()", in: source)?.line == 2)
+        #expect(RaceSides.function(named: "CountDownLatch.value.getter", in: source)?.line == 5)
+        #expect(RaceSides.function(named: "swift_retain", in: source) == nil)
+    }
+
     @Test("narrower terminals: every line fits", arguments: [60, 72, 100])
     func widths(width: Int) throws {
         let lines = try starter11().lines(width: width)

@@ -11,18 +11,19 @@ extension Grader {
         for frame in frames {
             guard let file = frame.file, let item = batch.first(where: { frame.isIn(suffix(of: $0)) }) else { continue }
             let path = Layout.exerciseFile(item.chapter, item.exercise, in: sources)
-            let accesses = RaceSides(report, in: suffix(of: item)).sides.map { ($0, $0.line) }
-            let line = accesses.compactMap(\.1).first ?? frame.line
-                ?? report.allFrames.first { $0.isIn(suffix(of: item)) && $0.line != nil }?.line
             // Darwin's atos names the file without its folder: then read it where the workbook keeps it.
             let source = readSource(file.contains("/") ? file : path)
+            let accesses = RaceSides(report, in: suffix(of: item), source: source).sides.map { ($0, $0.line) }
+            let line = accesses.compactMap(\.1).first ?? frame.line
+                ?? report.allFrames.first { $0.isIn(suffix(of: item)) && $0.line != nil }?.line
             let accessLines = accesses.filter(\.0.isWrite).compactMap(\.1) + accesses.filter { !$0.0.isWrite }.compactMap(\.1)
             let variable = Self.variableName(inLines: accessLines + (line.map { [$0] } ?? []), of: source)
             let what = variable.map { "`\($0)`" } ?? "the same memory"
             let writes = report.accesses.filter(\.isWrite).count
             let verb = writes == report.accesses.count ? "changed" : (writes == 0 ? "read" : "used (at least one of them changing)")
             let places = accesses.map { access, line in
-                "\(item.exercise.file)\(line.map { ":\($0)" } ?? "") (\(access.isWrite ? "write" : "read"), \(Self.describeThread(access.thread, report)))"
+                let place = line.map { ":\($0)" } ?? access.function.map { ", in \($0.name)" } ?? ""
+                return "\(item.exercise.file)\(place) (\(access.isWrite ? "write" : "read"), \(Self.describeThread(access.thread, report)))"
             }
             let message = Says.race(verb: verb, what: what, places: places)
             return (item, Finding(kind: .race, message: message, file: path, line: line, detail: report.raw))

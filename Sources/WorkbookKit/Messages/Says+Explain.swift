@@ -22,6 +22,11 @@ extension Says {
     /// The row between the threads.
     static let explainSeparator = "no happens-before edge"
 
+    /// Under a function's declaration, when TSan kept no line of it (often so for a Swift access race).
+    static func explainOnlyFunction(isWrite: Bool, function: String) -> String {
+        "▲ \(isWrite ? "changes" : "reads") something in \(function); TSan kept no line"
+    }
+
     /// A frame in the learner's file whose line the symbolizer lost.
     static let explainLineUnknown = "(TSan lost this line)"
 
@@ -36,13 +41,15 @@ extension Says {
         var thread: String
         var isWrite: Bool
         var line: Int?
+        /// The function, where TSan kept no line.
+        var function: String?
     }
 
     /// What the separator means, for these two accesses.
     static func explainNoEdge(first: ExplainedAccess, second: ExplainedAccess, what: String?) -> String {
         let memory = what.map { "`\($0)`" } ?? "the same memory"
         func did(_ access: ExplainedAccess) -> String {
-            "\(access.thread) \(access.isWrite ? "wrote" : "read") \(memory)" + (access.line.map { " at line \($0)" } ?? "")
+            "\(access.thread) \(access.isWrite ? "wrote" : "read") \(memory)" + (access.line.map { " at line \($0)" } ?? access.function.map { " in \($0)" } ?? "")
         }
         return "First \(did(first)); then \(did(second)). Nothing — no queue, lock, group or semaphore — made the first happen before the second. With no happens-before edge between them they may run at the same moment, in either order: that is a race, whether or not they overlapped in this run."
     }

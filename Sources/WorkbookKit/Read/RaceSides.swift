@@ -5,9 +5,9 @@ import Foundation
 ///
 /// Symbolizing sometimes loses a frame's line (TSan prints the file without `:line`); the same
 /// function's line elsewhere in the report stands in for it.
-struct RaceSides: Sendable, Equatable {
+struct RaceSides: Sendable {
     /// One access of the race.
-    struct Side: Sendable, Equatable {
+    struct Side: Sendable {
         var isWrite: Bool
         /// `true` for the access TSan remembered from before ("Previous write …").
         var isPrevious: Bool
@@ -18,6 +18,9 @@ struct RaceSides: Sendable, Equatable {
         /// Where the access was made when none of its frames is in the file: the innermost frame
         /// that names a file (the tests, the test support).
         var elsewhere: TSanReport.Frame?
+        /// When no frame kept its line (TSan's Swift access races often do not): the function of the
+        /// file the innermost frame names, and the line that declares it.
+        var function: (name: String, line: Int)?
 
         /// The innermost line of the file on this access's stack.
         var line: Int? { frames.lazy.compactMap(\.line).first }
@@ -25,8 +28,9 @@ struct RaceSides: Sendable, Equatable {
 
     var sides: [Side]
 
-    /// The sides of `report`, placed in the file whose path ends with `suffix` (see ``sourceFile(_:isIn:)``).
-    init(_ report: TSanReport, in suffix: String) {
+    /// The sides of `report`, placed in the file whose path ends with `suffix` (see ``sourceFile(_:isIn:)``);
+    /// `source`, the file's text, finds the function of a frame that kept no line.
+    init(_ report: TSanReport, in suffix: String, source: String? = nil) {
         let known = report.allFrames.filter { $0.isIn(suffix) && $0.line != nil }
         sides = report.accesses.map { access in
             let frames = access.frames.filter { $0.isIn(suffix) }.map { frame in
@@ -34,9 +38,36 @@ struct RaceSides: Sendable, Equatable {
                 if frame.line == nil { frame.line = known.first { $0.symbol == frame.symbol }?.line }
                 return frame
             }
-            return Side(isWrite: access.isWrite, isPrevious: access.isPrevious, thread: access.thread, frames: frames,
-                        elsewhere: frames.isEmpty ? access.frames.first { $0.file != nil } : nil)
+            var side = Side(isWrite: access.isWrite, isPrevious: access.isPrevious, thread: access.thread, frames: frames,
+                            elsewhere: frames.isEmpty ? access.frames.first { $0.file != nil } : nil)
+            if side.line == nil, let symbol = frames.first?.symbol, let source {
+                side.function = Self.function(named: symbol, in: source)
+            }
+            return side
         }
+    }
+
+    /// The function of `source` a frame's `symbol` names — mangled (`$s…8EventLogC6recordyySSF`, read
+    /// through ``Demangler/demangle(symbol:)``) or demangled by the symbolizer (`closure #1 in
+    /// EventLog.record(_:)`) — and the line that declares it; the innermost one when it names several.
+    static func function(named symbol: String, in source: String) -> (name: String, line: Int)? {
+        let symbol = Demangler.demangle(symbol: symbol) ?? symbol
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        var best: (name: String, line: Int, at: String.Index)?
+        for (index, text) in lines.enumerated() {
+            let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard let keyword = words.firstIndex(where: { $0 == "func" || $0 == "var" }), keyword + 1 < words.count else { continue }
+            let name = String(words[keyword + 1].prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+            let isFunction = words[keyword] == "func"
+            guard !name.isEmpty, isFunction || text.hasSuffix("{") else { continue }
+            // `Type.name(…)`, `in name(…)`, `Type.name.getter`.
+            let found = [".\(name)(", " \(name)(", ".\(name)."].compactMap { symbol.range(of: $0, options: .backwards) }
+                .max { $0.lowerBound < $1.lowerBound }
+            if let found, best.map({ found.lowerBound > $0.at }) ?? true {
+                best = (isFunction ? name + "(…)" : name, index + 1, found.lowerBound)
+            }
+        }
+        return best.map { ($0.name, $0.line) }
     }
 
     /// The sides in the order TSan saw them: the remembered access first.

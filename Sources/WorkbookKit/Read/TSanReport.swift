@@ -124,8 +124,12 @@ public struct TSanReport: Sendable, Equatable {
                 || lower.hasPrefix("modifying") || lower.hasPrefix("read-only") || lower.hasPrefix("atomic")
         else { return nil }
         let isPrevious = lower.hasPrefix("previous")
-        let isWrite = lower.contains("write") || lower.contains("modifying")
+        // The kind of access is named before " at 0x…"; "(mutexes: write M0)" after it is not one.
+        let head = lower[..<(lower.range(of: " at ")?.lowerBound ?? lower.endIndex)]
+        let isWrite = head.contains("write") || head.contains("modifying")
         var thread = String(line[line.range(of: " by ", options: .backwards)!.upperBound...].dropLast())
+        // "T5, ", "T7 (mutexes: write M0)": the thread's name alone.
+        if let held = thread.range(of: " (") { thread = String(thread[..<held.lowerBound]) }
         if let comma = thread.firstIndex(of: ",") { thread = String(thread[..<comma]) }
         if thread.hasPrefix("thread ") { thread = String(thread.dropFirst("thread ".count)) }
         return Access(isWrite: isWrite, thread: thread, isPrevious: isPrevious, frames: [])

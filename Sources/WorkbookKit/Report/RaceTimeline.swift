@@ -17,7 +17,7 @@ struct RaceTimeline {
     /// The drawing, each line at most `width` columns (at least 60).
     func lines(width: Int = 80) -> [String] {
         let width = max(width, 60)
-        let sides = RaceSides(report, in: "/" + file).inOrder
+        let sides = RaceSides(report, in: "/" + file, source: source).inOrder
         var out = wrapped(Says.explainTitle(exercise, title: report.title), width: width)
         guard sides.count == 2, sides.contains(where: { !$0.frames.isEmpty }) else {
             return out + [""] + wrapped(Says.explainNoTimeline(exercise), width: width)
@@ -55,14 +55,22 @@ struct RaceTimeline {
             defer { seen.append(line) }
             return !seen.contains(line)
         }.suffix(4)
-        if let function = calls.first.flatMap({ enclosingFunction(before: $0) }) {
-            rows.append(fit("  in \(function)", width))
+        if calls.isEmpty, let function = side.function {
+            // TSan kept no line: the function it named, at its declaration.
+            rows.append(fit("  in \(function.name)", width))
+            rows.append(fit("  \(function.line)│ " + (sourceLine(function.line) ?? ""), width))
+            rows += wrapped(Says.explainOnlyFunction(isWrite: side.isWrite, function: function.name), width: width, indent: "     ")
+            return rows
         }
         if calls.isEmpty { rows.append(fit("  " + Says.explainLineUnknown, width)) }
-        for line in calls {
-            let number = String(line)
-            let code = sourceLine(line) ?? ""
-            rows.append(fit("  " + number + "│ " + code, width))
+        // The function of the innermost line, above it: by the frame's symbol, else the nearest
+        // declaration above the line.
+        let named = source.flatMap { source in side.frames.first.flatMap { RaceSides.function(named: $0.symbol, in: source) } }
+        for (index, line) in calls.enumerated() {
+            if index == calls.count - 1, let function = named.map(\.name) ?? enclosingFunction(before: line) {
+                rows.append(fit("  in \(function)", width))
+            }
+            rows.append(fit("  \(line)│ " + (sourceLine(line) ?? ""), width))
         }
         let what = side.line.flatMap { Grader.variableName(inLine: $0, of: source) }
         rows.append(fit("     ▲ " + Says.explainAccess(isWrite: side.isWrite, variable: what, first: isFirst), width))
@@ -78,7 +86,7 @@ struct RaceTimeline {
 
     /// Who made an access, how, and where, for the sentence under the drawing.
     private func said(_ side: RaceSides.Side) -> Says.ExplainedAccess {
-        Says.ExplainedAccess(thread: who(side), isWrite: side.isWrite, line: side.line)
+        Says.ExplainedAccess(thread: who(side), isWrite: side.isWrite, line: side.line, function: side.function?.name)
     }
 
     /// "thread T5 (a test thread)", "the main thread".
@@ -168,9 +176,9 @@ extension RaceTimeline {
     /// with none of the learner's lines on it (both threads must be drawn, one at least in the
     /// learner's file), or a line wider than `width`.
     func problem(width: Int = 80) -> String? {
-        let sides = RaceSides(report, in: "/" + file).sides
+        let sides = RaceSides(report, in: "/" + file, source: source).sides
         if sides.count != 2 { return "explain cannot draw it: the report has \(sides.count) accesses, not 2" }
-        if !sides.contains(where: { $0.line != nil }) { return "explain cannot draw it: no line of \(exercise.file) on either thread" }
+        if !sides.contains(where: { $0.line != nil || $0.function != nil }) { return "explain cannot draw it: no line of \(exercise.file) on either thread" }
         if let wide = lines(width: width).first(where: { $0.count > width }) {
             return "explain draws a line wider than \(width) columns: \(wide)"
         }
