@@ -86,19 +86,3 @@ struct InvocationTests {
         #expect(run.environment["TSAN_OPTIONS"]?.contains("log_path=/tmp/run-1/tsan") == true)
     }
 }
-
-@Suite("The fault drill as data")
-struct DrillTableTests {
-    @Test("every swap names a fixture that exists and an exercise of the workbook, and expects a verdict check can give")
-    func swapsResolve() {
-        let fixtures = Fixture.packageRoot.appendingPathComponent("Tests/WorkbookKitTests/Fixtures/drill")
-        for swap in FaultDrill.swaps {
-            #expect(Fixture.workbook.allExercises.contains { $0.exercise.id == swap.exercise }, "\(swap.exercise) is not in the workbook")
-            if let fixture = swap.fixture {
-                #expect(FileManager.default.fileExists(atPath: fixtures.appendingPathComponent(fixture).path), "no fixture \(fixture)")
-            }
-            #expect(swap.expected == "pass" || FailureKind(rawValue: swap.expected) != nil, "\(swap.expected) is no verdict")
-        }
-        #expect(Set(FaultDrill.swaps.map(\.exercise)).count == FaultDrill.swaps.count, "one fault per exercise")
-    }
-}
