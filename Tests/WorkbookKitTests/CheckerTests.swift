@@ -5,14 +5,14 @@ import Testing
 /// Plays one recorded run back for every process, and remembers which filters it was given.
 final class ReplayedRuns: TestProcess, @unchecked Sendable {
     let sources = SourceSet.exercises
-    private let lock = NSLock()
     private let run: RunArtifacts
-    private(set) var filters: [[String]] = []
+    private let asked = Locked<[[String]]>([])
+    var filters: [[String]] { asked.value }
 
     init(_ run: RunArtifacts) { self.run = run }
 
     func run(filters: [String], timeLimit: Double, label: String) throws -> RunArtifacts {
-        lock.withLock { self.filters.append(filters) }
+        asked.withLock { $0.append(filters) }
         return run
     }
 
