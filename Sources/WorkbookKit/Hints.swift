@@ -161,13 +161,13 @@ public struct ExportedHints: Codable, Sendable, Equatable {
 
 public extension Workbook {
     /// Where `chapter`'s hints are kept.
-    public func hintFile(of chapter: Chapter) -> URL {
+    func hintFile(of chapter: Chapter) -> URL {
         layout.url(Layout.hints(chapter))
     }
 
     /// The hint ladder of `exercise`: from its chapter's `hints.md`, or in a student copy from
     /// ``ExportedHints``; empty when this copy of the workbook has none for it.
-    public func hints(for exercise: Exercise, in chapter: Chapter) -> [HintStep] {
+    func hints(for exercise: Exercise, in chapter: Chapter) -> [HintStep] {
         if let text = try? String(contentsOf: hintFile(of: chapter), encoding: .utf8) {
             return HintFile.parse(text)[exercise.id] ?? []
         }
@@ -175,10 +175,10 @@ public extension Workbook {
     }
 
     /// The hints handed out with this student copy; `nil` in the workbook itself.
-    public var exportedHints: ExportedHints? { ExportedHints.read(root: root) }
+    var exportedHints: ExportedHints? { ExportedHints.read(root: root) }
 
     /// Whether `chapter`'s hints are a student copy's ``ExportedHints`` (its `hints.md` is not here).
-    public func hintsAreHandedOut(in chapter: Chapter) -> Bool {
+    func hintsAreHandedOut(in chapter: Chapter) -> Bool {
         !FileManager.default.fileExists(atPath: hintFile(of: chapter).path) && exportedHints != nil
     }
 }

@@ -33,7 +33,7 @@ public extension Gradebook {
     /// Reads a gradebook back from ``csv()``'s text (for merging the shards of a batch). Anything else
     /// — another header, a number that is not one, an unknown verdict, a total that is not the sum of
     /// the row's points — is a bad-input ``ClassroomError``.
-    public init(csv text: String) throws {
+    init(csv text: String) throws {
         var records = try CSV.records(text).map { $0.map(CSV.untext) }
         guard !records.isEmpty else { throw ClassroomError.badInput(Says.emptyCSV) }
         let header = records.removeFirst()
