@@ -32,8 +32,7 @@ public enum HintLevel: String, CaseIterable, Sendable, Codable {
     /// naming the choices.
     public init(choice text: String) throws {
         guard let level = HintLevel(rawValue: text) else {
-            let names = Self.allCases.map(\.rawValue)
-            throw ClassroomError.badInput("--hints takes \(names.dropLast().joined(separator: ", ")) or \(names[names.count - 1]), not '\(text)'.")
+            throw ClassroomError.badInput(Says.hintsChoice(text, choices: Self.allCases.map(\.rawValue)))
         }
         self = level
     }

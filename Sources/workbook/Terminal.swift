@@ -97,6 +97,11 @@ enum Terminal {
 }
 
 /// The tool's two output streams, written under one lock.
+///
+/// The command line's one hand-written lock box, on purpose: ``hold()`` keeps the lock for good once
+/// the last words are out, which the kit's `Locked` (each `withLock` releases) does not offer, and
+/// making that type public for this one use would widen the kit's API for nothing else. An `NSLock`,
+/// as `Locked` is, for the same reason: TSan sees it whole.
 private final class Output: @unchecked Sendable {
     private let lock = NSLock()
     /// Whether a progress line is on the terminal (standard error) now.

@@ -5,16 +5,16 @@ import Testing
 /// A build that plays recorded outputs back: `answer` gives each build's result from what it was
 /// asked to build; every request is remembered.
 final class RecordedBuild: PackageBuild, @unchecked Sendable {
-    private let lock = NSLock()
     private let answer: @Sendable (_ only: [String]?, _ exclude: [String]) -> (Int32, String)
-    private(set) var requests: [(only: [String]?, exclude: [String])] = []
+    private let asked = Locked<[(only: [String]?, exclude: [String])]>([])
+    var requests: [(only: [String]?, exclude: [String])] { asked.value }
 
     init(_ answer: @escaping @Sendable (_ only: [String]?, _ exclude: [String]) -> (Int32, String)) {
         self.answer = answer
     }
 
     func run(only: [String]?, exclude: [String]) throws -> ChildResult {
-        lock.withLock { requests.append((only, exclude)) }
+        asked.withLock { $0.append((only, exclude)) }
         let (code, output) = answer(only, exclude)
         return ChildResult(termination: .exited(code), output: output, outputTruncated: false, seconds: 0)
     }

@@ -5,14 +5,14 @@ import Testing
 /// Plays one recorded run back for every process, and remembers which filters it was given.
 final class ReplayedRuns: TestProcess, @unchecked Sendable {
     let sources = SourceSet.exercises
-    private let lock = NSLock()
     private let run: RunArtifacts
-    private(set) var filters: [[String]] = []
+    private let asked = Locked<[[String]]>([])
+    var filters: [[String]] { asked.value }
 
     init(_ run: RunArtifacts) { self.run = run }
 
     func run(filters: [String], timeLimit: Double, label: String) throws -> RunArtifacts {
-        lock.withLock { self.filters.append(filters) }
+        asked.withLock { $0.append(filters) }
         return run
     }
 
@@ -84,21 +84,5 @@ struct InvocationTests {
         #expect(run.arguments.contains("0"), "Swift 6.2's SwiftPM takes a whole number")
         #expect(run.environment[BuildSettings.only] == "Chapter1" && run.environment[BuildSettings.engine] == BuildSettings.none)
         #expect(run.environment["TSAN_OPTIONS"]?.contains("log_path=/tmp/run-1/tsan") == true)
-    }
-}
-
-@Suite("The fault drill as data")
-struct DrillTableTests {
-    @Test("every swap names a fixture that exists and an exercise of the workbook, and expects a verdict check can give")
-    func swapsResolve() {
-        let fixtures = Fixture.packageRoot.appendingPathComponent("Tests/WorkbookKitTests/Fixtures/drill")
-        for swap in FaultDrill.swaps {
-            #expect(Fixture.workbook.allExercises.contains { $0.exercise.id == swap.exercise }, "\(swap.exercise) is not in the workbook")
-            if let fixture = swap.fixture {
-                #expect(FileManager.default.fileExists(atPath: fixtures.appendingPathComponent(fixture).path), "no fixture \(fixture)")
-            }
-            #expect(swap.expected == "pass" || FailureKind(rawValue: swap.expected) != nil, "\(swap.expected) is no verdict")
-        }
-        #expect(Set(FaultDrill.swaps.map(\.exercise)).count == FaultDrill.swaps.count, "one fault per exercise")
     }
 }

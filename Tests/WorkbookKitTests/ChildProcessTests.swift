@@ -7,9 +7,10 @@ import Testing
 struct ChildProcessTests {
     @Test("each line of output is seen as it comes; SwiftPM's step counter is read from it")
     func lines() throws {
-        let seen = LinesSeen()
-        _ = try ChildProcess.run("sh", ["-c", "echo '[3/120] Compiling A'; printf 'b\\nc'"], timeLimit: 10, onLine: seen.add)
-        #expect(seen.all == ["[3/120] Compiling A", "b"], "a last line without its newline is not a line yet")
+        let seen = Locked<[String]>([])
+        _ = try ChildProcess.run("sh", ["-c", "echo '[3/120] Compiling A'; printf 'b\\nc'"], timeLimit: 10,
+                                 onLine: { line in seen.withLock { $0.append(line) } })
+        #expect(seen.value == ["[3/120] Compiling A", "b"], "a last line without its newline is not a line yet")
         #expect(Builder.buildStep("[3/120] Compiling A")! == (3, 120))
         #expect(Builder.buildStep("Build complete!") == nil)
         #expect(Builder.buildStep("[x/y]") == nil)
@@ -72,9 +73,9 @@ struct ChildProcessTests {
     @Test("Ctrl-C's path: killAll ends every running child group at once (fault 7)")
     func killAll() throws {
         let ended = DispatchSemaphore(value: 0)
-        let box = ResultBox()
+        let box = Locked<ChildResult?>(nil)
         Thread {
-            box.result = try? ChildProcess.run("/bin/sh", ["-c", "sleep 30"], timeLimit: 60)
+            box.set(try? ChildProcess.run("/bin/sh", ["-c", "sleep 30"], timeLimit: 60))
             ended.signal()
         }.start()
         // Wait (bounded) until the child is registered, then do what Ctrl-C does.
@@ -82,7 +83,7 @@ struct ChildProcessTests {
         while RunningChildren.shared.count == 0 && Date() < deadline { usleep(10_000) }
         RunningChildren.shared.killAll()
         #expect(ended.wait(timeout: .now() + 10) == .success, "the child was not ended")
-        #expect(box.result?.termination == .signaled(SIGKILL))
+        #expect(box.value?.termination == .signaled(SIGKILL))
     }
 }
 
@@ -97,20 +98,4 @@ private func isGone(_ pid: Int32) -> Bool {
         usleep(20_000)
     } while Date() < deadline
     return false
-}
-
-private final class ResultBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: ChildResult?
-    var result: ChildResult? {
-        get { lock.lock(); defer { lock.unlock() }; return stored }
-        set { lock.lock(); stored = newValue; lock.unlock() }
-    }
-}
-
-private final class LinesSeen: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func add(_ line: String) { lock.withLock { lines.append(line) } }
-    var all: [String] { lock.withLock { lines } }
 }

@@ -6,11 +6,12 @@ import Testing
 /// run alone; it remembers what it was asked.
 private final class RecordedTestProcess: TestProcess, @unchecked Sendable {
     let sources = SourceSet.exercises
-    private let lock = NSLock()
     private let batch: RunArtifacts
     private let alone: [String: RunArtifacts]
-    private(set) var runs: [[String]] = []
-    private(set) var stacksAsked: [(filter: String, inChild: Bool)] = []
+    private let asked = Locked<[[String]]>([])
+    private let stacks = Locked<[(filter: String, inChild: Bool)]>([])
+    var runs: [[String]] { asked.value }
+    var stacksAsked: [(filter: String, inChild: Bool)] { stacks.value }
 
     init(batch: RunArtifacts, alone: [String: RunArtifacts]) {
         self.batch = batch
@@ -18,17 +19,15 @@ private final class RecordedTestProcess: TestProcess, @unchecked Sendable {
     }
 
     func run(filters: [String], timeLimit: Double, label: String) throws -> RunArtifacts {
-        lock.withLock {
-            runs.append(filters)
-            guard filters.count == 1 else { return batch }
-            // A run of one exercise: the recording whose suite the filter names, else a clean empty run.
-            return alone.first { filters[0].contains($0.key) }?.value
-                ?? RunArtifacts(events: EventStream(), reports: [], termination: .exited(0), output: "")
-        }
+        asked.withLock { $0.append(filters) }
+        guard filters.count == 1 else { return batch }
+        // A run of one exercise: the recording whose suite the filter names, else a clean empty run.
+        return alone.first { filters[0].contains($0.key) }?.value
+            ?? RunArtifacts(events: EventStream(), reports: [], termination: .exited(0), output: "")
     }
 
     func crashStack(filter: String, inChild: Bool, learnerFile: String, after run: RunArtifacts) -> CrashStack? {
-        lock.withLock { stacksAsked.append((filter, inChild)) }
+        stacks.withLock { $0.append((filter, inChild)) }
         return CrashStack(gdbOutput: Fixture.text("trap-5.1/gdb-backtrace.txt"), learnerFileSuffix: learnerFile)
     }
 }

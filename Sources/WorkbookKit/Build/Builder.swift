@@ -45,7 +45,7 @@ struct Builder: Sendable {
         // not compile, and a build that tried it again would only fail the same way first.
         var excluded = remembersExclusions ? rememberedExclusions(of: remaining) : []
         for item in excluded {
-            progress("Exercise \(item.exercise.id) of Chapter \(item.chapter.number) still does not compile (its chapter is unchanged since the last build); building the rest of the chapter without it.")
+            progress(Says.stillDoesNotCompile(item.exercise, of: item.chapter))
         }
         // Every round drops a chapter or narrows one for the first time; one more builds what is left.
         for _ in 0...(2 * remaining.count) {
@@ -81,11 +81,10 @@ struct Builder: Sendable {
             for (chapter, decision) in decisions {
                 switch decision {
                 case let .leaveOut(exercises):
-                    let ids = exercises.map(\.exercise.id).joined(separator: ", ")
-                    progress("Exercise\(exercises.count == 1 ? "" : "s") \(ids) of Chapter \(chapter.number) \(exercises.count == 1 ? "does" : "do") not compile; building the rest of the chapter without \(exercises.count == 1 ? "it" : "them").")
+                    progress(Says.leftOut(exercises.map(\.exercise.id), of: chapter))
                     excluded += exercises
                 case let .drop(chapterErrors):
-                    progress("Chapter \(chapter.number) does not compile; building the other chapters without it.")
+                    progress(Says.chapterLeftOut(chapter))
                     broken.append((chapter, chapterErrors))
                     excluded.removeAll { $0.chapter.name == chapter.name }
                     remaining.removeAll { $0.name == chapter.name }

@@ -22,7 +22,7 @@ struct SwiftPMBuild: PackageBuild {
             let progress = builder.progress
             onLine = { line in
                 guard let step = Builder.buildStep(line) else { return }
-                progress("Building under the Thread Sanitizer: step \(step.done) of \(step.of)")
+                progress(Says.buildStep(step.done, of: step.of))
             }
         }
         return try ChildProcess.run(

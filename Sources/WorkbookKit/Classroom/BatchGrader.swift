@@ -72,18 +72,18 @@ public struct BatchGrader: Sendable {
             let run = try ChildProcess.run(command.executable, command.arguments, timeLimit: timeLimit)
             if case .timedOut = run.termination {
                 return Gradebook.Row(student: student, cells: [:], tampered: tampered,
-                                     note: "timed out: grading took more than \(Int(timeLimit)) s")
+                                     note: Says.gradingTimedOut(after: timeLimit))
             }
             guard let data = FileManager.default.contents(atPath: results.path),
                   let decoded = try? JSONDecoder().decode(ExercismResults.self, from: data),
                   let grade = decoded.classroom else {
                 let said = run.output.split(separator: "\n").last.map(String.init) ?? run.termination.description
-                return Gradebook.Row(student: student, cells: [:], tampered: tampered, note: "not graded: \(said)")
+                return Gradebook.Row(student: student, cells: [:], tampered: tampered, note: Says.submissionNotGraded(said))
             }
-            let note = decoded.status == .error ? "did not build" : ""
+            let note = decoded.status == .error ? Says.submissionDidNotBuild : ""
             return Gradebook.Row(student: student, grade: grade, tampered: tampered, note: note)
         } catch {
-            return Gradebook.Row(student: student, cells: [:], tampered: tampered, note: "not graded: \(error)")
+            return Gradebook.Row(student: student, cells: [:], tampered: tampered, note: Says.submissionNotGraded("\(error)"))
         }
     }
 

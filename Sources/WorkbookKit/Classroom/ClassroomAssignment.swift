@@ -21,20 +21,17 @@ public struct ClassroomAssignment: Codable, Sendable, Equatable {
     public init(workbook: Workbook, chapters: [Int]? = nil, points overrides: [String: Int] = [:]) throws {
         let known = workbook.chapters.map(\.number)
         let chosen = Array(Set(chapters ?? known)).sorted()
-        guard !chosen.isEmpty else { throw ClassroomError.badInput("No chapters are assigned.") }
+        guard !chosen.isEmpty else { throw ClassroomError.badInput(Says.noChaptersAssigned) }
         if let unknown = chosen.first(where: { !known.contains($0) }) {
-            throw ClassroomError.badInput(
-                "There is no chapter \(unknown). The chapters are \(known.map(String.init).joined(separator: ", ")).")
+            throw ClassroomError.badInput(Says.noChapter(unknown, known: known))
         }
         let assigned = workbook.chapters.filter { chosen.contains($0.number) }.flatMap(\.exercises).map(\.id)
         var problems: [String] = []
         for (id, value) in overrides.sorted(by: { $0.key < $1.key }) {
             if !assigned.contains(id) {
-                problems.append(workbook.allExercises.contains { $0.exercise.id == id }
-                    ? "\(id) is not in the assigned chapters (\(chosen.map(String.init).joined(separator: ", ")))."
-                    : "there is no exercise \(id).")
+                problems.append(Says.pointsForUnassigned(id, exists: workbook.allExercises.contains { $0.exercise.id == id }, assigned: chosen))
             } else if value <= 0 {
-                problems.append("\(id) is worth \(value); points must be a positive whole number.")
+                problems.append(Says.pointsNotPositive(id, written: String(value)))
             }
         }
         guard problems.isEmpty else { throw Self.pointsError(problems) }
@@ -55,12 +52,11 @@ public struct ClassroomAssignment: Codable, Sendable, Equatable {
     static func parseChapters(_ list: String, in workbook: Workbook) throws -> [Int] {
         let names = list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         guard !names.isEmpty, !names.contains(where: \.isEmpty) else {
-            throw ClassroomError.badInput("'\(list)' is not a list of chapters; write them like 1,3.")
+            throw ClassroomError.badInput(Says.notAChapterList(list))
         }
         return try names.map { name in
             guard let chapter = workbook.chapter(named: name) else {
-                throw ClassroomError.badInput(
-                    "There is no chapter called '\(name)'. Try one of: \(workbook.chapters.map { String($0.number) }.joined(separator: ", ")).")
+                throw ClassroomError.badInput(Says.noChapter(named: name, known: workbook.chapters.map(\.number)))
             }
             return chapter.number
         }
@@ -73,11 +69,10 @@ public struct ClassroomAssignment: Codable, Sendable, Equatable {
         do {
             entries = try JSONDecoder().decode([String: PointsEntry].self, from: data)
         } catch {
-            throw ClassroomError.badInput(
-                #"The points file must be a JSON object of exercise ids and points, like {"1.1": 5, "3.2": 20}."#)
+            throw ClassroomError.badInput(Says.pointsNotAnObject)
         }
         let problems = entries.sorted { $0.key < $1.key }.compactMap { id, entry in
-            entry.points == nil ? "\(id) is worth \(entry.written); points must be a positive whole number." : nil
+            entry.points == nil ? Says.pointsNotPositive(id, written: entry.written) : nil
         }
         guard problems.isEmpty else { throw pointsError(problems) }
         return entries.compactMapValues(\.points)
@@ -94,7 +89,7 @@ public struct ClassroomAssignment: Codable, Sendable, Equatable {
     public var maxScore: Int { points.values.reduce(0, +) }
 
     private static func pointsError(_ problems: [String]) -> ClassroomError {
-        ClassroomError.badInput("The points file cannot be used:\n" + problems.map { "  - " + $0 }.joined(separator: "\n"))
+        ClassroomError.badInput(Says.pointsFileUnusable(problems))
     }
 }
 

@@ -5,7 +5,8 @@ extension ClassroomDrill {
     /// graded step's `workbook check --classroom <exercise>` (the tool already built, where the
     /// workflow says `swift run workbook`; its warm-up build, whose result it ignores, left out). The
     /// points each step gave, by exercise id; `nil` when there is no git to make the push with.
-    func workflowSteps(on ada: Push, _ assignment: ClassroomAssignment, _ copy: Workbook,
+    /// `notes`: her rows, whose ``Change/notesBeside`` files the restore step must take away.
+    func workflowSteps(on ada: Push, notes rows: [Item], _ assignment: ClassroomAssignment, _ copy: Workbook,
                        timings: inout [String]) throws -> (outcomes: [FaultDrill.Outcome], points: [String: Int]?) {
         guard ada.committed else {
             return ([.skipped("classroom workflow", expected: "the workflow's steps grade her push",
@@ -19,7 +20,8 @@ extension ClassroomDrill {
         let restore = try ChildProcess.run("sh", ["-ec", "cd \"$0\"\n" + ClassroomWorkflow.restoreScript, clone.path],
                                            environment: ["HOME": workflow.path, "GITHUB_WORKSPACE": clone.path], timeLimit: 120)
         let clean = (try? WorkbookLock.read(root: clone).verify(root: clone).isEmpty) == true
-        let notes = FileManager.default.fileExists(atPath: clone.appendingPathComponent(Layout.chapterFolder(try chapter(1)) + "/Notes.swift").path)
+        let notes = rows.filter { $0.row.changes.contains(.notesBeside) }
+            .contains { FileManager.default.fileExists(atPath: clone.appendingPathComponent(Self.notes(beside: $0.chapter)).path) }
         let outcome = Self.outcome("classroom workflow", "the restore step puts every protected file back and her notes away",
                                    held: restore.termination == .exited(0) && clean && !notes,
                                    otherwise: "\(restore.termination.description), lock \(clean ? "clean" : "still broken"), notes \(notes ? "kept" : "gone"): \(restore.output.suffix(300))")
@@ -35,28 +37,21 @@ extension ClassroomDrill {
         return ([outcome], points)
     }
 
-    /// The batch: Ada's push again, Bo (chapter 1 solved) and Cy (mischief in 1.1), graded by
-    /// `grade` — Ada's points as the workflow's steps gave them, her changed tests named beside them
-    /// — while the drill holds a listener open on 127.0.0.1 that Cy's code must not reach.
-    func batch(_ ada: Push, workflowPoints: [String: Int]?, _ assignment: ClassroomAssignment, _ copy: Workbook,
+    /// The batch: Ada's push again, Bo and Cy (their rows' changes: Bo's solutions, Cy's mischief),
+    /// graded by `grade` — every row's ``Row/grade`` held, Ada's points as the workflow's steps gave
+    /// them, her changed tests named beside them — while the drill holds a listener open on 127.0.0.1
+    /// that Cy's code must not reach.
+    func batch(_ ada: Push, _ items: [Item], workflowPoints: [String: Int]?, _ assignment: ClassroomAssignment, _ copy: Workbook,
                timings: inout [String]) throws -> [FaultDrill.Outcome] {
         progress("Classroom drill: grading three submissions with grade (one tries to get out of its sandbox)…")
-        let one = try chapter(1), three = try chapter(3), five = try chapter(5)
-        let bo = submissions.appendingPathComponent("bo"), cy = submissions.appendingPathComponent("cy")
-        try copyStudent(to: bo)
-        try copyStudent(to: cy)
-        for exercise in one.exercises {
-            try replace(Layout.exerciseFile(one, exercise), in: bo, with: Data(contentsOf: workbook.solutionFile(one, exercise)))
-        }
         let listener = try LoopbackListener()
         defer { listener.stop() }
         let reachable = listener.probe()
-        let fixture = try String(contentsOf: workbook.layout.url(Layout.classroomFixtures).appendingPathComponent("Mischief.swift"), encoding: .utf8)
-        guard fixture.contains(Self.portLine) else {
-            throw WorkbookError.drillSetUp("the classroom drill's Mischief.swift has no line `\(Self.portLine)` to write the listener's port into")
+        for student in [Student.bo, .cy] {
+            let folder = submissions.appendingPathComponent(student.rawValue)
+            try copyStudent(to: folder)
+            for item in items where item.row.student == student { _ = try apply(item, in: folder, port: listener.port) }
         }
-        try replace(Layout.exerciseFile(one, one.exercises[0]), in: cy,
-                    with: Data(fixture.replacingOccurrences(of: Self.portLine, with: "let drillListenerPort: UInt16 = \(listener.port)").utf8))
         try? FileManager.default.removeItem(at: Self.outside)
         let csv = base.appendingPathComponent("gradebook.csv"), html = base.appendingPathComponent("report.html")
         for file in [csv, html] { try? FileManager.default.removeItem(at: file) }
@@ -65,26 +60,28 @@ extension ClassroomDrill {
                                          environment: ["WORKBOOK_ROOT": template.path, "NO_COLOR": "1"], timeLimit: 3_600)
         timings.append(String(format: "grade of 3 submissions %.0f s", grade.seconds))
         let book = (try? String(contentsOf: csv, encoding: .utf8)).flatMap { try? Gradebook(csv: $0) }
-        func row(_ name: String) -> Gradebook.Row? { book?.rows.first { $0.student == name } }
+        func row(_ student: Student) -> Gradebook.Row? { book?.rows.first { $0.student == student.rawValue } }
         let said = ["ada: ", "bo: ", "cy: ", csv.path, html.path].allSatisfy(grade.output.contains)
         var outcomes = [Self.outcome("classroom grade", "exit 0, 3 rows, a line per student, where the CSV and the HTML are",
                                      held: grade.termination == .exited(0) && book?.rows.count == 3 && said,
                                      otherwise: "\(grade.termination.description), \(book?.rows.count ?? 0) rows, \(said ? "" : "not ")said where")]
 
-        // Ada's points come from her exercise files and the original tests — chapters 1 and 2 full
-        // (her notes left out), 3.1 and 5.1 nothing — as the workflow's steps gave them.
-        let adaRow = row("ada")
-        let fromOriginals = assignment.exercises(in: copy).allSatisfy { chapter, exercise, points in
+        // Ada's points come from her exercise files and the original tests (her notes left out) —
+        // each of her rows as its `grade` says, every other exercise nothing — as the workflow's
+        // steps gave them.
+        let adaRow = row(.ada)
+        let expected = Dictionary(items.filter { $0.row.student == .ada }.map { ($0.exercise.id, $0.row.grade) }) { $1 }
+        let fromOriginals = assignment.exercises(in: copy).allSatisfy { _, exercise, points in
             guard let cell = adaRow?.cell(exercise.id) else { return false }
-            return switch chapter.number {
-            case 1, 2: cell.verdict == .pass && cell.points == points
-            case 3 where exercise == three.exercises[0]: cell.verdict == .failed(.compile)
-            case 5 where exercise == five.exercises[0]: cell.verdict == .failed(.race)
-            default: cell.points == 0
+            return switch expected[exercise.id] ?? nil {
+            case .pass?: cell.verdict == .pass && cell.points == points
+            case let verdict?: cell.verdict == verdict
+            case nil: cell.points == 0
             }
         }
+        let wants = expected.sorted { $0.key < $1.key }.compactMap { id, verdict in verdict.map { "\(id) \($0.code)" } }
         let cells = assignment.exercises(in: copy).map { "\($0.exercise.id) \(adaRow?.cell($0.exercise.id).verdict.code ?? "–")" }
-        outcomes.append(Self.outcome("classroom grade", "ada: graded on her exercise files and the original tests (1, 2 passed; 3.1 compile; 5.1 race)",
+        outcomes.append(Self.outcome("classroom grade", "ada: graded on her exercise files and the original tests (\(wants.joined(separator: ", ")); the rest 0 points)",
                                      held: fromOriginals, otherwise: "ada: \(cells.joined(separator: ", "))"))
         outcomes.append(Self.outcome("classroom grade", "ada: the changed tests named beside her grade", held: adaRow?.tampered == ada.changed,
                                      otherwise: "ada: " + (adaRow?.tampered.joined(separator: ", ") ?? "no row")))
@@ -96,11 +93,13 @@ extension ClassroomDrill {
             outcomes.append(Self.outcome("classroom workflow", "ada: the same points from grade and from the workflow's steps",
                                          held: !workflowPoints.isEmpty && mismatches.isEmpty, otherwise: "ada: " + mismatches.joined(separator: "; ")))
         }
-        let boFull = one.exercises.allSatisfy { row("bo")?.cell($0.id).verdict == .pass } && row("bo")?.tampered.isEmpty == true
-        outcomes.append(Self.outcome("classroom grade", "bo: chapter 1 passed, nothing changed", held: boFull,
-                                     otherwise: "bo: \(row("bo").map { "\($0.cells)" } ?? "no row")"))
+        let bos = items.compactMap { item in item.row.student == .bo ? item.row.grade.map { (item.exercise.id, $0) } : nil }
+        let boHeld = bos.allSatisfy { row(.bo)?.cell($0.0).verdict == $0.1 } && row(.bo)?.tampered.isEmpty == true
+        outcomes.append(Self.outcome("classroom grade", "bo: \(bos.map { "\($0.0) \($0.1.code)" }.joined(separator: ", ")), nothing changed",
+                                     held: boHeld, otherwise: "bo: \(row(.bo).map { "\($0.cells)" } ?? "no row")"))
         let page = (try? String(contentsOf: html, encoding: .utf8)) ?? ""
-        let reason = adaRow?.cell(three.exercises[0].id).reason ?? ""
+        let failing = items.first { $0.row.student == .ada && ($0.row.grade.map { $0 != .pass } ?? false) }
+        let reason = failing.flatMap { adaRow?.cell($0.exercise.id).reason } ?? ""
         outcomes.append(Self.outcome("classroom grade", "an HTML report naming every student, with each failing cell's reason",
                                      held: ["ada", "bo", "cy"].allSatisfy(page.contains) && !reason.isEmpty && page.contains(markupEscaped(reason)),
                                      otherwise: "no such report"))

@@ -1,32 +1,36 @@
 import Foundation
 
 extension ClassroomDrill {
-    /// What the export did: a starter for the teacher's solved 1.1 (and said so), exactly the
-    /// assigned chapters, what a student sees first, the student README, the hints without code.
-    func exported(_ export: ChildResult) throws -> [FaultDrill.Outcome] {
-        let one = try chapter(1), exercise = one.exercises[0]
+    /// What the export did: a starter for each exercise the teacher solved (and said so), exactly the
+    /// `assigned` chapters, what a student sees first, the student README, the hints without code.
+    func exported(_ export: ChildResult, solved: [Item], assigned: [Int]) throws -> [FaultDrill.Outcome] {
         let fm = FileManager.default
         // The tool wraps its sentences to the terminal's width: read them as one line.
         let sentence = export.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        var outcomes = [Self.outcome("classroom export", "exit 0, says the working tree's \(exercise.id) was not handed out",
+        let ids = solved.map(\.exercise.id).joined(separator: ", ")
+        var outcomes = [Self.outcome("classroom export", "exit 0, says the working tree's \(ids) was not handed out",
                                      held: export.termination == .exited(0)
-                                         && sentence.contains("your \(exercise.id) differs from the starter and was not handed out"),
+                                         && solved.allSatisfy { sentence.contains("your \($0.exercise.id) differs from the starter and was not handed out") },
                                      otherwise: "\(export.termination.description): \(export.output.suffix(300))")]
-        let handedOut = fm.contents(atPath: template.appendingPathComponent(Layout.exerciseFile(one, exercise)).path)
-        let starter = try Starters(workbook: workbook).starter(one, exercise, commit: nil)
-        outcomes.append(Self.outcome("classroom export", "\(exercise.id) in the copy is its starter",
-                                     held: handedOut == starter && handedOut != fm.contents(atPath: workbook.solutionFile(one, exercise).path),
-                                     otherwise: "\(exercise.id) in the copy is not its starter"))
+        let starters = Starters(workbook: workbook)
+        for item in solved {
+            let (chapter, exercise) = (item.chapter, item.exercise)
+            let handedOut = fm.contents(atPath: template.appendingPathComponent(Layout.exerciseFile(chapter, exercise)).path)
+            let starter = try starters.starter(chapter, exercise, commit: nil)
+            outcomes.append(Self.outcome("classroom export", "\(exercise.id) in the copy is its starter",
+                                         held: handedOut == starter && handedOut != fm.contents(atPath: workbook.solutionFile(chapter, exercise).path),
+                                         otherwise: "\(exercise.id) in the copy is not its starter"))
+        }
 
         let copy = try Workbook(root: template)
-        let assigned = Self.assigned.map(String.init).joined(separator: ", ")
+        let listing = assigned.map(String.init).joined(separator: ", ")
         func has(_ path: String) -> Bool { fm.fileExists(atPath: template.appendingPathComponent(path).path) }
         let chapters = copy.chapters.map(\.number)
         let tests = workbook.chapters.filter { has(Layout.testFolder($0)) }.map(\.number)
         let kept = workbook.chapters.filter { chapter in chapter.exercises.contains { has(Layout.starterCopy(chapter, $0)) } }.map(\.number)
         let extra = [SourceSet.solutions.folder, "\(Layout.testsFolder)/NearMisses", "\(Layout.testsFolder)/WorkbookKitTests"].filter(has)
-        outcomes.append(Self.outcome("classroom export", "exactly chapters \(assigned): exercises, tests, starters",
-                                     held: chapters == Self.assigned && tests == Self.assigned && kept == Self.assigned && extra.isEmpty,
+        outcomes.append(Self.outcome("classroom export", "exactly chapters \(listing): exercises, tests, starters",
+                                     held: chapters == assigned && tests == assigned && kept == assigned && extra.isEmpty,
                                      otherwise: "exercises \(chapters), tests \(tests), starters \(kept)" + (extra.isEmpty ? "" : ", and \(extra)")))
 
         // What a student sees first: `workbook` in a fresh clone.
@@ -38,8 +42,8 @@ extension ClassroomDrill {
         let lock = try WorkbookLock.read(root: template)
         let count = lock.assignment.points.count
         let listed = workbook.chapters.filter { look.output.contains("Chapter \($0.number) — ") }.map(\.number)
-        outcomes.append(Self.outcome("classroom export", "`workbook` in a clone: 0 of \(count) done, chapters \(assigned), \(lock.assignment.maxScore) points",
-                                     held: look.output.contains("0 of \(count) exercises done") && listed == Self.assigned
+        outcomes.append(Self.outcome("classroom export", "`workbook` in a clone: 0 of \(count) done, chapters \(listing), \(lock.assignment.maxScore) points",
+                                     held: look.output.contains("0 of \(count) exercises done") && listed == assigned
                                          && look.output.contains("worth \(lock.assignment.maxScore) points"),
                                      otherwise: "`workbook` in a clone lists chapters \(listed): \(look.output.prefix(200))"))
 

@@ -1,13 +1,14 @@
 import Foundation
 
 /// The classroom layer, end to end, as `workbook selftest` proves it, with the `workbook` tool as a
-/// teacher and students run it: a teacher who solved 1.1 in their working tree exports chapters 1, 2,
-/// 3 and 5; the copy must hold the starters, exactly those chapters, the student README and the
-/// hints without code. A student's push (two chapters solved, a file added beside them, one of her
-/// tests changed and another gutted, a file that does not compile) is graded by her own `check
-/// --classroom`, by the autograding workflow's own commands, and by `grade` — the last two must agree
-/// point for point. Three submissions are graded in a batch, one of which tries to write outside its
-/// folder and to reach a listener the drill holds open on the loopback interface.
+/// teacher and students run it, driven by the table ``rows``: a teacher who solved an exercise in their
+/// working tree exports the chapters the rows name; the copy must hold the starters, exactly those
+/// chapters, the student README and the hints without code. A student's push (exercises solved, a
+/// file added beside them, one of her tests changed and another gutted, a file that does not compile)
+/// is graded by her own `check --classroom`, by the autograding workflow's own commands, and by
+/// `grade` — the last two must agree point for point. Three submissions are graded in a batch, one of
+/// which tries to write outside its folder and to reach a listener the drill holds open on the
+/// loopback interface.
 struct ClassroomDrill: Sendable {
     var workbook: Workbook
     /// The `workbook` tool to run, as a teacher and a student would.
@@ -18,8 +19,6 @@ struct ClassroomDrill: Sendable {
     static let outside = URL(fileURLWithPath: "/tmp/workbook-classroom-drill-outside")
     /// The line of the mischief fixture the drill writes its listener's port into.
     static let portLine = "let drillListenerPort: UInt16 = 0"
-    /// The chapters the drill's teacher assigns (one is left out, to prove only these go along).
-    static let assigned = [1, 2, 3, 5]
 
     /// Where the drill works: the teacher's tree, the template, the submissions, the workflow's clone.
     var base: URL { workbook.layout.url(Layout.scratch(.selftestClassroom)) }
@@ -33,75 +32,58 @@ struct ClassroomDrill: Sendable {
         var committed: Bool
     }
 
+    /// Runs the drill over ``rows``; a row whose exercise the workbook lacks is a failed outcome, and
+    /// the rest run without it.
     func run() throws -> [FaultDrill.Outcome] {
-        let number = Set(workbook.chapters.map(\.number))
-        guard Self.assigned.allSatisfy(number.contains), workbook.chapters.count > Self.assigned.count else {
-            return [FaultDrill.Outcome(fault: "classroom drill", expected: "Chapters 1, 2, 3 and 5, and one more", actual: "missing", held: false)]
+        let (items, missing) = Self.resolve(Self.rows, in: workbook)
+        let assigned = Self.assigned(items)
+        guard !assigned.isEmpty, workbook.chapters.count > assigned.count else {
+            return missing + [Self.outcome("classroom drill", "the chapters its rows name, and one more to leave out", held: false,
+                                           otherwise: "chapters \(workbook.chapters.map(\.number)), the rows name \(assigned)")]
         }
+        func rows(of student: Student) -> [Item] { items.filter { $0.row.student == student } }
         let teacher = base.appendingPathComponent("teacher")
         for folder in [template, submissions, base.appendingPathComponent("workflow")] { try? FileManager.default.removeItem(at: folder) }
-        let one = try chapter(1)
         var timings: [String] = []
 
-        // The teacher's working tree: the workbook, with 1.1 solved while trying it out.
-        progress("Classroom drill: exporting chapters 1, 2, 3 and 5 from a working tree whose 1.1 is solved…")
+        // The teacher's working tree: the workbook, with the teacher's rows (1.1 solved while trying it out).
+        let chapters = assigned.map(String.init)
+        progress("Classroom drill: exporting chapters \(chapters.joined(separator: ", ")) from a working tree with exercises solved…")
         try PackageMirror(source: workbook.root, copy: teacher).sync()
-        try replace(Layout.exerciseFile(one, one.exercises[0]), in: teacher, with: Data(contentsOf: workbook.solutionFile(one, one.exercises[0])))
+        for item in rows(of: .teacher) { _ = try apply(item, in: teacher) }
         let export = try ChildProcess.run(
-            executable.path, ["export", "--student", template.path, "--chapters", Self.assigned.map(String.init).joined(separator: ",")],
+            executable.path, ["export", "--student", template.path, "--chapters", chapters.joined(separator: ",")],
             environment: ["WORKBOOK_ROOT": teacher.path, "NO_COLOR": "1"], timeLimit: 600)
-        var outcomes = try exported(export)
+        var outcomes = try missing + exported(export, solved: rows(of: .teacher), assigned: assigned)
         let assignment = try WorkbookLock.read(root: template).assignment
         let copy = try Workbook(root: template)
 
-        let ada = try adasPush()
-        outcomes += try adasOwnCheck(ada, assignment, copy, timings: &timings)
-        let steps = try workflowSteps(on: ada, assignment, copy, timings: &timings)
+        let ada = try push(rows(of: .ada))
+        outcomes += try adasOwnCheck(ada, rows(of: .ada), timings: &timings)
+        let steps = try workflowSteps(on: ada, notes: rows(of: .ada), assignment, copy, timings: &timings)
         outcomes += steps.outcomes
-        outcomes += try batch(ada, workflowPoints: steps.points, assignment, copy, timings: &timings)
+        outcomes += try batch(ada, items, workflowPoints: steps.points, assignment, copy, timings: &timings)
         // For the record, never a pass or a failure.
         progress("Classroom drill timings (cold builds): " + timings.joined(separator: "; ") + ".")
         return outcomes
     }
 
-    /// Ada: chapters 1 and 2 solved, with a file of notes beside chapter 1 that is not Swift; a
-    /// harmless comment in a chapter 2 test; 5.1's test replaced by one that passes anything; 3.1
-    /// does not compile; chapter 5 otherwise as handed out (5.1 races). Committed, as a push is.
-    private func adasPush() throws -> Push {
-        let one = try chapter(1), two = try chapter(2), three = try chapter(3), five = try chapter(5)
-        let ada = submissions.appendingPathComponent("ada")
+    /// Ada's push: her rows' changes in a student's clone, committed, as a push is.
+    private func push(_ rows: [Item]) throws -> Push {
+        let ada = submissions.appendingPathComponent(Student.ada.rawValue)
         try copyStudent(to: ada)
-        for (chapter, exercise) in one.exercises.map({ (one, $0) }) + two.exercises.map({ (two, $0) }) {
-            try replace(Layout.exerciseFile(chapter, exercise), in: ada, with: Data(contentsOf: workbook.solutionFile(chapter, exercise)))
-        }
-        try replace(Layout.chapterFolder(one) + "/Notes.swift", in: ada, with: Data("My notes: a latch needs one serial queue.\n".utf8))
-        let commented = Layout.testFolder(two) + "/\(two.exercises[0].suite).swift"
-        try replace(commented, in: ada, with: Data(contentsOf: ada.appendingPathComponent(commented)) + Data("\n// an easier test\n".utf8))
-        let gutted = Layout.testFolder(five) + "/\(five.exercises[0].suite).swift"
-        try replace(gutted, in: ada, with: Data("""
-            import \(five.name)
-            import Testing
-            import WorkbookTestSupport
-
-            @Suite("\(five.exercises[0].id) made easy", .gradedUnderTSan)
-            struct \(five.exercises[0].suite) {
-                @Test("anything passes") func passes() {}
-            }
-
-            """.utf8))
-        let broken = Layout.exerciseFile(three, three.exercises[0])
-        try replace(broken, in: ada, with: Data(contentsOf: ada.appendingPathComponent(broken)) + Data("\nthis is not Swift {\n".utf8))
+        var changed: [String] = []
+        for item in rows { changed += try apply(item, in: ada) }
         let committed = Self.git(ada, ["add", "-A"])
             && Self.git(ada, ["-c", "user.name=Ada", "-c", "user.email=ada@localhost", "commit", "-q", "-m", "my work"])
-        return Push(folder: ada, changed: [commented, gutted].sorted(), committed: committed)
+        return Push(folder: ada, changed: changed.sorted(), committed: committed)
     }
 
-    /// Her own `check --classroom`: her notes break chapter 1's build there, and the chapters whose
-    /// tests she changed are not graded there, with the files named.
-    private func adasOwnCheck(_ ada: Push, _ assignment: ClassroomAssignment, _ copy: Workbook,
-                              timings: inout [String]) throws -> [FaultDrill.Outcome] {
+    /// Her own `check --classroom`: each of her rows as its ``Row/check`` says (her notes break
+    /// chapter 1's build there, the chapters whose tests she changed are not graded there), with the
+    /// changed files named.
+    private func adasOwnCheck(_ ada: Push, _ rows: [Item], timings: inout [String]) throws -> [FaultDrill.Outcome] {
         progress("Classroom drill: grading her push with check --classroom, as she would…")
-        let three = try chapter(3)
         let check = try ChildProcess.run(executable.path, ["check", "--classroom", "--json"],
                                          environment: ["WORKBOOK_ROOT": ada.folder.path, "NO_COLOR": "1",
                                                        "WORKBOOK_CHECK_SCRATCH": base.appendingPathComponent("check-build").path],
@@ -109,20 +91,16 @@ struct ClassroomDrill: Sendable {
         timings.append(String(format: "check --classroom %.0f s", check.seconds))
         let results = Self.json(in: check.output)
         var outcomes: [FaultDrill.Outcome] = []
-        for (chapter, exercise, _) in assignment.exercises(in: copy) {
-            let want = switch chapter.number {
-            case 1: "compile 0"
-            case 2, 5: "tampered 0"
-            case 3 where exercise == three.exercises[0]: "compile 0"
-            default: ""
-            }
-            guard !want.isEmpty else { continue }
-            let item = results?.classroom?.items.first { $0.exercise == exercise.id }
-            let actual = item.map { "\($0.verdict.code) \($0.points)" } ?? "not graded"
-            outcomes.append(.init(fault: "classroom check", expected: "\(exercise.id) \(want)", actual: "\(exercise.id) \(actual)", held: actual == want))
+        for item in rows {
+            guard let verdict = item.row.check else { continue }
+            // A failure scores nothing; a pass, whatever the exercise is worth.
+            let id = item.exercise.id, want = verdict == .pass ? "pass" : "\(verdict.code) 0"
+            let graded = results?.classroom?.items.first { $0.exercise == id }
+            let actual = graded.map { $0.verdict == .pass ? "pass" : "\($0.verdict.code) \($0.points)" } ?? "not graded"
+            outcomes.append(.init(fault: "classroom check", expected: "\(id) \(want)", actual: "\(id) \(actual)", held: actual == want))
         }
         let named = results?.classroom?.violations.map(\.path).sorted() ?? []
-        outcomes.append(Self.outcome("classroom check", "exit 1, names the two changed tests",
+        outcomes.append(Self.outcome("classroom check", "exit 1, names the \(ada.changed.count) changed tests",
                                      held: check.termination == .exited(1) && named == ada.changed,
                                      otherwise: "\(check.termination.description), names \(named)"))
         return outcomes
@@ -131,13 +109,6 @@ struct ClassroomDrill: Sendable {
     /// An outcome whose `actual` is the expectation itself when it held, and `otherwise` when not.
     static func outcome(_ fault: String, _ expected: String, held: Bool, otherwise: @autoclosure () -> String) -> FaultDrill.Outcome {
         FaultDrill.Outcome(fault: fault, expected: expected, actual: held ? expected : otherwise(), held: held)
-    }
-
-    func chapter(_ number: Int) throws -> Chapter {
-        guard let found = workbook.chapters.first(where: { $0.number == number }) else {
-            throw WorkbookError.drillSetUp("the classroom drill needs Chapter \(number)")
-        }
-        return found
     }
 
     /// A student's clone of the template: its files and its git history, no builds.

@@ -100,17 +100,14 @@ public struct ClassroomGrade: Codable, Sendable, Equatable {
                 reason = tampered
             } else if let result, result.passed {
                 verdict = .pass
-                reason = result.runs.count > 1 ? "Passed all \(result.runs.count) runs." : "Passed."
+                reason = Says.passed(runs: result.runs.count)
             } else if let result, let kind = result.kind {
                 verdict = .failed(kind)
                 let first = result.findings.min { $0.kind < $1.kind }
-                let failedRuns = result.runs.filter { !$0.passed }.count
-                let runs = result.runs.count > 1 ? " (failed \(failedRuns) of \(result.runs.count) runs)" : ""
-                reason = kind.label.prefix(1).uppercased() + kind.label.dropFirst() + runs
-                    + (first.map { ": " + $0.message } ?? ".")
+                reason = Says.failed(kind, failedRuns: result.runs.filter { !$0.passed }.count, of: result.runs.count, first: first?.message)
             } else {
                 verdict = .notGraded
-                reason = "Not graded: this check did not run it."
+                reason = Says.notRunByThisCheck
             }
             return Item(exercise: exercise.id, chapter: chapter.number, points: verdict == .pass ? maxPoints : 0,
                         maxPoints: maxPoints, verdict: verdict, reason: reason)
@@ -123,8 +120,6 @@ public struct ClassroomGrade: Codable, Sendable, Equatable {
             violation.affectedChapters(in: workbook).contains { $0.number == chapter }
         }
         guard !tampering.isEmpty else { return nil }
-        return "Chapter \(chapter) is not graded here because "
-            + tampering.map(\.description).joined(separator: ", ") + " (see \(WorkbookLock.fileName)). "
-            + "Grading puts protected files back before it grades, so the change will not count there; undo it to see here the points you will get."
+        return Says.tampered(chapter: chapter, changes: tampering.map(\.description))
     }
 }

@@ -35,7 +35,7 @@ public extension Gradebook {
     /// the row's points — is a bad-input ``ClassroomError``.
     init(csv text: String) throws {
         var records = try CSV.records(text).map { $0.map(CSV.untext) }
-        guard !records.isEmpty else { throw ClassroomError.badInput("The gradebook CSV is empty: it has no header.") }
+        guard !records.isEmpty else { throw ClassroomError.badInput(Says.emptyCSV) }
         let header = records.removeFirst()
         let width = header.count - 1 - Self.trailer.count
         var exercises: [String] = [], maxPoints: [String: Int] = [:]
@@ -48,24 +48,22 @@ public extension Gradebook {
         }
         let expected = (try? Gradebook(exercises: exercises, maxPoints: maxPoints, rows: []))?.header()
         guard header == expected else {
-            throw ClassroomError.badInput(
-                "This is not a gradebook CSV: its header is '\(header.joined(separator: ","))', not student, '<id> points (max N)', '<id> verdict' and '<id> reason' for each exercise, then \(Self.trailer.joined(separator: ", ")).")
+            throw ClassroomError.badInput(Says.notAGradebookHeader(header, trailer: Self.trailer))
         }
         let maxTotal = exercises.compactMap { maxPoints[$0] }.reduce(0, +)
         let rows = try records.enumerated().map { number, fields in
-            let place = "Row \(number + 2) of the gradebook CSV"
+            let place = Says.csvRow(number + 2)
             guard fields.count == header.count else {
-                throw ClassroomError.badInput("\(place) has \(fields.count) fields; the header has \(header.count).")
+                throw ClassroomError.badInput(Says.fieldCount(place, fields.count, header: header.count))
             }
             var cells: [String: Cell] = [:]
             for (column, id) in exercises.enumerated() {
                 let points = fields[1 + 3 * column], code = fields[2 + 3 * column]
                 guard let value = Int(points), value >= 0 else {
-                    throw ClassroomError.badInput("\(place) gives \(id) '\(points)' points, not a whole number.")
+                    throw ClassroomError.badInput(Says.pointsNotWhole(place, id, points))
                 }
                 guard let verdict = ClassroomVerdict(code: code) else {
-                    throw ClassroomError.badInput(
-                        "\(place) gives \(id) the verdict '\(code)'; the verdicts are \(ClassroomVerdict.allCases.map(\.code).joined(separator: ", ")).")
+                    throw ClassroomError.badInput(Says.unknownVerdict(place, id, code, known: ClassroomVerdict.allCases.map(\.code)))
                 }
                 cells[id] = Cell(points: value, verdict: verdict, reason: fields[3 + 3 * column])
             }
@@ -74,10 +72,10 @@ public extension Gradebook {
                           tampered: trailing[2].isEmpty ? [] : trailing[2].components(separatedBy: Self.pathSeparator),
                           note: trailing[3])
             guard trailing[0] == String(row.total) else {
-                throw ClassroomError.badInput("\(place) has the total '\(trailing[0])', but its points add up to \(row.total).")
+                throw ClassroomError.badInput(Says.wrongTotal(place, written: trailing[0], sum: row.total))
             }
             guard trailing[1] == String(maxTotal) else {
-                throw ClassroomError.badInput("\(place) has the max total '\(trailing[1])', but the header's points add up to \(maxTotal).")
+                throw ClassroomError.badInput(Says.wrongMaxTotal(place, written: trailing[1], sum: maxTotal))
             }
             return row
         }
@@ -148,7 +146,7 @@ private enum CSV {
             case "\"" where field.isEmpty:
                 quoted = true
             case "\"":
-                throw ClassroomError.badInput("Record \(records.count + 1) of the CSV has a quote inside a field that is not quoted.")
+                throw ClassroomError.badInput(Says.quoteInsideField(record: records.count + 1))
             case ",":
                 record.append(field)
                 field = ""
@@ -163,7 +161,7 @@ private enum CSV {
                 field.unicodeScalars.append(scalar)
             }
         }
-        if quoted { throw ClassroomError.badInput("The CSV ends inside a quoted field.") }
+        if quoted { throw ClassroomError.badInput(Says.csvEndsInQuote) }
         if !field.isEmpty || !record.isEmpty {
             record.append(field)
             records.append(record)

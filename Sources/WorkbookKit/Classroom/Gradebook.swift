@@ -70,10 +70,10 @@ public struct Gradebook: Sendable, Equatable {
     public init(exercises: [String], maxPoints: [String: Int], rows: [Row]) throws {
         var seen: Set<String> = []
         for row in rows where !seen.insert(row.student).inserted {
-            throw ClassroomError.badInput("\(row.student) is in the gradebook twice.")
+            throw ClassroomError.badInput(Says.studentTwice(row.student))
         }
         if let missing = exercises.first(where: { maxPoints[$0] == nil }) {
-            throw ClassroomError.badInput("The gradebook does not say what \(missing) is worth.")
+            throw ClassroomError.badInput(Says.unpriced(missing))
         }
         self.exercises = exercises
         self.maxPoints = maxPoints.filter { exercises.contains($0.key) }
@@ -114,13 +114,12 @@ public struct Gradebook: Sendable, Equatable {
     public static func merge(_ books: [Gradebook]) throws -> Gradebook {
         guard let first = books.first else { return try Gradebook(exercises: [], maxPoints: [:], rows: []) }
         if let other = books.first(where: { $0.exercises != first.exercises || $0.maxPoints != first.maxPoints }) {
-            throw ClassroomError.badInput(
-                "These gradebooks grade different exercises or points (\(first.columnsSaid) and \(other.columnsSaid)); only shards of one batch can be merged.")
+            throw ClassroomError.badInput(Says.differentColumns(first.columnsSaid, other.columnsSaid))
         }
         do {
             return try Gradebook(exercises: first.exercises, maxPoints: first.maxPoints, rows: books.flatMap(\.rows))
         } catch let error as ClassroomError {
-            throw ClassroomError.badInput(error.description + " Each student belongs to one shard only; were two shards given the same K/N?")
+            throw ClassroomError.badInput(Says.twoShards(error.description))
         }
     }
 

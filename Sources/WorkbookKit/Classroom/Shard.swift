@@ -11,7 +11,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
     /// Part `index` (1-based) of `count`; throws a bad-input ``ClassroomError`` unless 1 ≤ index ≤ count.
     public init(index: Int, count: Int) throws {
         guard count >= 1, (1...count).contains(index) else {
-            throw ClassroomError.badInput("There is no shard \(index)/\(count): a shard is K/N with 1 ≤ K ≤ N, like 2/4.")
+            throw ClassroomError.badInput(Says.noShard(index, of: count))
         }
         self.index = index
         self.count = count
@@ -22,7 +22,7 @@ public struct Shard: Sendable, Equatable, CustomStringConvertible {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
             .map { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 2, let index = parts[0], let count = parts[1] else {
-            throw ClassroomError.badInput("'\(text)' is not a shard: write K/N, like 2/4 for the second of four.")
+            throw ClassroomError.badInput(Says.notAShard(text))
         }
         try self.init(index: index, count: count)
     }

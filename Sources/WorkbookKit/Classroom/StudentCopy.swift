@@ -43,7 +43,7 @@ public struct StudentCopy: Sendable {
         if fm.fileExists(atPath: folder.path) {
             let contents = (try? fm.contentsOfDirectory(atPath: folder.path)) ?? ["?"]
             guard contents.isEmpty else {
-                throw ClassroomError("\(folder.path) already exists and is not empty; export writes only into a new or empty folder, so nothing there is overwritten.", isBadInput: true)
+                throw ClassroomError.badInput(Says.copyFolderNotEmpty(folder.path))
             }
         }
         let source = workbook.root.standardizedFileURL
@@ -51,7 +51,7 @@ public struct StudentCopy: Sendable {
         let inside = workbook.layout.relative(folder).split(separator: "/").first.map(String.init)
         guard !folder.standardizedFileURL.path.hasPrefix(source.path + "/")
             || !(Self.copied + [SourceSet.exercises.folder]).contains(inside ?? "") else {
-            throw ClassroomError("The student copy cannot go inside \(inside ?? "") of the workbook (\(folder.path)); choose a folder outside it.", isBadInput: true)
+            throw ClassroomError.badInput(Says.copyInsideWorkbook(inside ?? "", path: folder.path))
         }
         let assigned = assignment.exercises(in: workbook)
         let starters = Starters(workbook: workbook)

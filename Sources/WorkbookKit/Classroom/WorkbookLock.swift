@@ -30,20 +30,16 @@ public struct WorkbookLock: Codable, Sendable, Equatable {
     public static func read(root: URL) throws -> WorkbookLock {
         let url = root.appendingPathComponent(fileName)
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw ClassroomError(
-                "There is no \(fileName) in \(root.path): only a student copy made by `workbook export` is graded as a classroom assignment.",
-                isBadInput: false)
+            throw ClassroomError(Says.noLock(fileName, in: root.path), isBadInput: false)
         }
         let lock: WorkbookLock
         do {
             lock = try JSONDecoder().decode(WorkbookLock.self, from: data)
         } catch {
-            throw ClassroomError("\(fileName) cannot be read: \(error)", isBadInput: false)
+            throw ClassroomError(Says.lockUnreadable(fileName, error), isBadInput: false)
         }
         guard lock.version == currentVersion else {
-            throw ClassroomError(
-                "\(fileName) is in format \(lock.version); this workbook reads format \(currentVersion). Export the assignment again with this workbook.",
-                isBadInput: false)
+            throw ClassroomError(Says.lockFormat(fileName, lock.version, reads: currentVersion), isBadInput: false)
         }
         return lock
     }

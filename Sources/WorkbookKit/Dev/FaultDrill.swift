@@ -37,6 +37,11 @@ struct FaultDrill: Sendable {
             outcome.skipped = true
             return outcome
         }
+
+        /// A failed row of a drill table whose exercise this workbook does not have.
+        static func missing(_ exercise: String, fault: String, expected: String) -> Outcome {
+            Outcome(fault: fault, expected: expected, actual: "no exercise \(exercise) in this workbook", held: false)
+        }
     }
 
     /// Whose ways of locating crashes and listing processes the drill relies on.
@@ -69,8 +74,7 @@ struct FaultDrill: Sendable {
         var swapped: [(swap: Swap, chapter: Chapter, exercise: Exercise)] = []
         for swap in Self.swaps {
             guard let item = workbook.allExercises.first(where: { $0.exercise.id == swap.exercise }) else {
-                outcomes.append(Outcome(fault: swap.fault, expected: "\(swap.exercise) \(swap.expected)",
-                                        actual: "no exercise \(swap.exercise) in this workbook", held: false))
+                outcomes.append(.missing(swap.exercise, fault: swap.fault, expected: "\(swap.exercise) \(swap.expected)"))
                 continue
             }
             swapped.append((swap, item.chapter, item.exercise))

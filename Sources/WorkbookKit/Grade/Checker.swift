@@ -32,7 +32,7 @@ public struct Checker: Sendable {
         // chapter's build, not five. Another chapter is built when it is asked for; the modules built
         // before stay in the scratch folder, so going from one selection to another only links again.
         let chapters = Self.chapters(of: items, in: workbook)
-        progress("Building \(chapters.count == workbook.chapters.count ? "the exercises" : chapters.map { "Chapter \($0.number)" }.joined(separator: ", ")) under the Thread Sanitizer…")
+        progress(Says.building(chapters, all: chapters.count == workbook.chapters.count))
         var builder = Builder(workbook: workbook, sources: .exercises, scratchPath: scratchPath, progress: progress)
         builder.showsSteps = showsBuildSteps
         builder.packageBuild = packageBuild
@@ -68,7 +68,7 @@ public struct Checker: Sendable {
             launch.method = platform.launchMethod
             let runner = TestRunner(process: testProcess?(launch) ?? launchedProcess(launch))
             for run in 1...runs {
-                if runs > 1 { progress("Run \(run) of \(runs)…") } else { progress("Running the tests…") }
+                progress(Says.running(run, of: runs))
                 for verdict in try runner.run(runnable) {
                     if let index = results.firstIndex(where: { $0.exercise.id == verdict.exercise.id }) {
                         results[index].runs.append(verdict)

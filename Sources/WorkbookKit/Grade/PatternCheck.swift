@@ -18,7 +18,7 @@ enum PatternCheck {
         let globals = globalQueueNames(lines)
         var warnings: [PatternWarning] = []
         func warn(_ rule: Rule, _ index: Int, _ name: String = "") {
-            warnings.append(PatternWarning(rule: rule.rawValue, line: index + 1, message: rule.message(name)))
+            warnings.append(PatternWarning(rule: rule.rawValue, line: index + 1, message: Says.pattern(rule, queue: name)))
         }
         // Every brace open at this point: the queue whose block it opens, or `nil` for a closure
         // that runs who knows where, or "transparent" control flow (an `if`, a `func` body).
@@ -104,6 +104,8 @@ enum PatternCheck {
         return nil
     }
 
+    /// A rule of the pattern check, by its name in warnings; what it says is in the catalog
+    /// (``Says/pattern(_:queue:)``).
     enum Rule: String {
         case syncOnGlobalQueue = "sync-on-global-queue"
         case barrierOnGlobalQueue = "barrier-on-global-queue"
@@ -111,23 +113,6 @@ enum PatternCheck {
         case mainSync = "main-sync"
         case syncOntoOwnQueue = "sync-onto-own-queue"
         case waitOnQueue = "wait-on-queue"
-
-        func message(_ name: String) -> String {
-            switch self {
-            case .syncOnGlobalQueue:
-                "`sync` onto a global queue excludes nobody: global queues are concurrent, so two callers run their blocks at the same time (Chapter 1). Use a serial queue of your own, or a lock."
-            case .barrierOnGlobalQueue:
-                "A `.barrier` flag on a global queue is ignored: Apple's documentation of `dispatch_barrier_async` says that on a global concurrent queue it behaves like a plain `async`. Barriers work on a concurrent queue you create (Chapter 4)."
-            case .ignoredTimedWait:
-                "The result of `wait(timeout:)` is not used: after `.timedOut` the code goes on as if it had been signalled. Check for `.success` first (Chapter 3)."
-            case .mainSync:
-                "`DispatchQueue.main.sync` called from the main thread waits for itself (libdispatch stops the program on Apple platforms); from elsewhere it blocks until the main thread is free."
-            case .syncOntoOwnQueue:
-                "`\(name).sync` inside a block that already runs on `\(name)` waits for itself: libdispatch stops the program (on Apple platforms the crash report says \"\(Trap.syncOnOwnQueue.appleMessage ?? "")\"; on Linux it is a bare SIGILL or SIGTRAP) (Chapter 4)."
-            case .waitOnQueue:
-                "`wait()` without a timeout inside a block running on `\(name)`, while the `signal()` or `leave()` it waits for is also sent to `\(name)`: if the wait comes first, the signal waits behind it and never comes (Chapter 3)."
-            }
-        }
     }
 
     /// A `receiver.sync`/`receiver.async` call on one line.

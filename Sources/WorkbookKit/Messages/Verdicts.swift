@@ -2,7 +2,10 @@ import Foundation
 
 /// What the workbook tells a learner, declared in one place: the sentences of every finding the
 /// engine writes itself (the tests' own words come from the suites), and the tool's own sentences
-/// that more than one command says.
+/// that more than one command says. Each takes structured values (ids, counts, paths) and returns the
+/// words. By area: here the findings, problems and progress; `Says+Report` check's report,
+/// `Says+Build` the build's and check's progress lines, `Says+Pattern` the pattern check's warnings,
+/// `Says+Classroom` the classroom grade and what the classroom layer cannot use.
 public enum Says {
     // MARK: Races
 

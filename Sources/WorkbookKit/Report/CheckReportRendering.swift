@@ -19,14 +19,12 @@ public extension CheckReport {
             func addNotesAndWarnings() {
                 for note in result.notes { lines.append(wrap("note: " + note, indent: "      ")) }
                 for warning in result.warnings {
-                    let who = warning.rule == "compiler" ? "compiler warning:" : "warning:"
-                    lines.append(wrap(style.yellow(who) + " \(warning.message)", indent: "      "))
+                    lines.append(wrap(style.yellow(Says.warningLabel(rule: warning.rule)) + " \(warning.message)", indent: "      "))
                     lines.append("      " + style.dim("at \(file):\(warning.line)"))
                 }
             }
             if result.passed {
-                let times = runs > 1 ? " (\(runs) of \(runs) runs)" : ""
-                lines.append("  \(style.pass) \(exercise.id) \(exercise.title)\(times)")
+                lines.append("  \(style.pass) \(exercise.id) \(exercise.title)\(Says.passedEveryRun(runs))")
                 if inFull(result) { addNotesAndWarnings() }
                 continue
             }
@@ -36,18 +34,11 @@ public extension CheckReport {
             if runs > 1 && result.compileErrors == nil {
                 let outcome = result.failuresByKind.map { "\($0.0.label) \($0.1)" }.joined(separator: ", ")
                 let failed = result.runs.filter { !$0.passed }.count
-                lines.append("      failed in \(failed) of \(result.runs.count) runs (\(outcome))")
+                lines.append("      " + Says.failedRuns(failed, of: result.runs.count, outcome: outcome))
             }
             let findings = result.findings.sorted { $0.kind < $1.kind }
             for (index, finding) in findings.enumerated() where index < 3 || verbose {
-                var again = finding.repeats == 0 ? ""
-                    : finding.kind == .race ? " TSan reported \(finding.repeats + 1) races in this file"
-                    : " \(finding.repeats) more test\(finding.repeats == 1 ? "" : "s") crashed too"
-                if !finding.otherLines.isEmpty {
-                    again += ", also at line\(finding.otherLines.count == 1 ? "" : "s") \(finding.otherLines.map(String.init).joined(separator: ", "))"
-                }
-                if !again.isEmpty { again += "." }
-                lines.append(wrap(finding.message + again, indent: "      "))
+                lines.append(wrap(finding.message + Says.repeats(finding), indent: "      "))
                 if let location = finding.location {
                     lines.append("      " + style.dim("at \(location)") + (finding.test.map { style.dim(" · test “\($0)”") } ?? ""))
                 }
@@ -57,14 +48,14 @@ public extension CheckReport {
                 }
             }
             if findings.count > 3 && !verbose {
-                lines.append(style.dim("      … and \(findings.count - 3) more (--verbose shows all, with the raw reports)"))
+                lines.append(style.dim(Says.moreFindings(findings.count - 3)))
             }
             addNotesAndWarnings()
-            lines.append(style.dim(wrap("edit \(file) · read \(Layout.lesson(result.chapter)) · `workbook hint \(exercise.id)`", indent: "      ")))
+            lines.append(style.dim(wrap(Says.nextSteps(file: file, lesson: Layout.lesson(result.chapter), exercise: exercise.id), indent: "      ")))
         }
         let passing = results.filter(\.passed).count
         lines.append("")
-        lines.append("\(passing) of \(results.count) exercise\(results.count == 1 ? "" : "s") pass." + String(format: " (%.1f s)", seconds))
+        lines.append(Says.passing(passing, of: results.count, seconds: seconds))
         return lines.joined(separator: "\n")
     }
 }

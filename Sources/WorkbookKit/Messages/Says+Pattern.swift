@@ -1,0 +1,23 @@
+import Foundation
+
+/// The warnings of the pattern check (``PatternCheck``): a GCD mistake read in the learner's source
+/// before any test runs.
+extension Says {
+    /// What `rule` says; `queue`: the queue's name where the rule names one.
+    static func pattern(_ rule: PatternCheck.Rule, queue: String) -> String {
+        switch rule {
+        case .syncOnGlobalQueue:
+            "`sync` onto a global queue excludes nobody: global queues are concurrent, so two callers run their blocks at the same time (Chapter 1). Use a serial queue of your own, or a lock."
+        case .barrierOnGlobalQueue:
+            "A `.barrier` flag on a global queue is ignored: Apple's documentation of `dispatch_barrier_async` says that on a global concurrent queue it behaves like a plain `async`. Barriers work on a concurrent queue you create (Chapter 4)."
+        case .ignoredTimedWait:
+            "The result of `wait(timeout:)` is not used: after `.timedOut` the code goes on as if it had been signalled. Check for `.success` first (Chapter 3)."
+        case .mainSync:
+            "`DispatchQueue.main.sync` called from the main thread waits for itself (libdispatch stops the program on Apple platforms); from elsewhere it blocks until the main thread is free."
+        case .syncOntoOwnQueue:
+            "`\(queue).sync` inside a block that already runs on `\(queue)` waits for itself: libdispatch stops the program (on Apple platforms the crash report says \"\(Trap.syncOnOwnQueue.appleMessage ?? "")\"; on Linux it is a bare SIGILL or SIGTRAP) (Chapter 4)."
+        case .waitOnQueue:
+            "`wait()` without a timeout inside a block running on `\(queue)`, while the `signal()` or `leave()` it waits for is also sent to `\(queue)`: if the wait comes first, the signal waits behind it and never comes (Chapter 3)."
+        }
+    }
+}
