@@ -221,6 +221,7 @@ struct ReportTests {
         #expect(!text.contains("rrrrrrrr"), "raw reports only with --verbose")
         #expect(sampleReport().rendered(style: .plain, verbose: true, workbook: Fixture.workbook).contains("rrrrrrrr"))
         #expect(text.contains("1 of 2 exercises pass."))
+        #expect(text.contains("`workbook hint 1.2` · `workbook explain 1.2`"), "a race points to its drawing")
         #expect(Style.removingEscapes("\u{1B}[90m↳ line\u{1B}[0m and \u{1B}[1;31mred\u{1B}[0m") == "↳ line and red")
         #expect(Style.plain.fitting("\u{1B}[2mdim\u{1B}[0m") == "dim")
         #expect(Style(color: true).fitting("\u{1B}[2mdim\u{1B}[0m") == "\u{1B}[2mdim\u{1B}[0m")

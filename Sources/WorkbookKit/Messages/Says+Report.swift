@@ -28,9 +28,9 @@ extension Says {
         "      … and \(count) more (--verbose shows all, with the raw reports)"
     }
 
-    /// Where to go next after a failing exercise.
-    static func nextSteps(file: String, lesson: String, exercise: String) -> String {
-        "edit \(file) · read \(lesson) · `workbook hint \(exercise)`"
+    /// Where to go next after a failing exercise; after a race, the drawing of it too.
+    static func nextSteps(file: String, lesson: String, exercise: String, race: Bool) -> String {
+        "edit \(file) · read \(lesson) · `workbook hint \(exercise)`" + (race ? " · `workbook explain \(exercise)`" : "")
     }
 
     /// The report's last line: how many exercises pass, and how long the check took.

@@ -51,7 +51,8 @@ public extension CheckReport {
                 lines.append(style.dim(Says.moreFindings(findings.count - 3)))
             }
             addNotesAndWarnings()
-            lines.append(style.dim(wrap(Says.nextSteps(file: file, lesson: Layout.lesson(result.chapter), exercise: exercise.id), indent: "      ")))
+            lines.append(style.dim(wrap(Says.nextSteps(file: file, lesson: Layout.lesson(result.chapter), exercise: exercise.id,
+                                                          race: result.kind == .race), indent: "      ")))
         }
         let passing = results.filter(\.passed).count
         lines.append("")
