@@ -4,21 +4,19 @@ import WorkbookWire
 /// Runs that ended badly: stopped by the watchdog, crashed, or stopped early.
 extension Grader {
     func deathFinding(_ run: RunArtifacts, unfinished: [String]) -> Finding {
-        let during = unfinished.isEmpty ? "" : " during “\(unfinished.joined(separator: "”, “"))”"
         let tail = Self.tail(of: run.output)
         switch run.termination {
         case let .timedOut(seconds, quiet):
-            let how = quiet.map { "made no progress for \(Int($0)) s" } ?? "did not finish within \(Int(seconds)) s"
             return Finding(kind: .hang,
-                           message: Says.stopped(how, during: during),
+                           message: Says.stopped(quiet: quiet, limit: seconds, during: unfinished),
                            detail: tail)
         case let .signaled(signal):
             return Finding(kind: .crash,
-                           message: Says.crashed(signal, during: during, trap: Self.crashMessage(in: run.output)),
+                           message: Says.crashed(signal, during: unfinished, trap: Self.crashMessage(in: run.output)),
                            detail: tail)
         case let .exited(code):
             return Finding(kind: .crash,
-                           message: Says.stoppedEarly(code, during: during, trap: Self.crashMessage(in: run.output)),
+                           message: Says.stoppedEarly(code, during: unfinished, trap: Self.crashMessage(in: run.output)),
                            detail: tail)
         }
     }

@@ -18,14 +18,12 @@ extension Grader {
                 ?? report.allFrames.first { $0.isIn(suffix(of: item)) && $0.line != nil }?.line
             let accessLines = accesses.filter(\.0.isWrite).compactMap(\.1) + accesses.filter { !$0.0.isWrite }.compactMap(\.1)
             let variable = Self.variableName(inLines: accessLines + (line.map { [$0] } ?? []), of: source)
-            let what = variable.map { "`\($0)`" } ?? "the same memory"
-            let writes = report.accesses.filter(\.isWrite).count
-            let verb = writes == report.accesses.count ? "changed" : (writes == 0 ? "read" : "used (at least one of them changing)")
             let places = accesses.map { access, line in
                 let place = line.map { ":\($0)" } ?? access.function.map { ", in \($0.name)" } ?? ""
                 return "\(item.exercise.file)\(place) (\(access.isWrite ? "write" : "read"), \(Self.describeThread(access.thread, report)))"
             }
-            let message = Says.race(verb: verb, what: what, places: places)
+            let message = Says.race(writes: report.accesses.filter(\.isWrite).count, of: report.accesses.count,
+                                    variable: variable, places: places)
             return (item, Finding(kind: .race, message: message, file: path, line: line, detail: report.raw))
         }
         return nil

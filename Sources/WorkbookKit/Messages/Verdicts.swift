@@ -9,9 +9,11 @@ import Foundation
 public enum Says {
     // MARK: Races
 
-    /// Two accesses TSan saw unordered. `verb`: changed / read / used; `what`: the variable or
-    /// "the same memory"; `places`: each access's `file:line (write, thread …)`.
-    static func race(verb: String, what: String, places: [String]) -> String {
+    /// Two accesses TSan saw unordered: `writes` of `accesses` were writes; `variable`: the name read
+    /// at the learner's line, if any; `places`: each access's `file:line (write, thread …)`.
+    static func race(writes: Int, of accesses: Int, variable: String?, places: [String]) -> String {
+        let verb = writes == accesses ? "changed" : (writes == 0 ? "read" : "used (at least one of them changing)")
+        let what = variable.map { "`\($0)`" } ?? "the same memory"
         let list = places.isEmpty ? "" : ": " + places.joined(separator: " and ")
         return "Two threads \(verb) \(what) with nothing ordering the two accesses\(list). Protect them with one serial queue, a lock, or another synchronization the lesson shows."
     }
@@ -43,21 +45,28 @@ public enum Says {
         "No test of \(exercise.id) ran: the suite \(chapter.testModule).\(exercise.suite) was not found in the test build."
     }
 
-    /// The watchdog stopped the tests. `how`: "made no progress for 10 s" or "did not finish within 30 s".
-    static func stopped(_ how: String, during: String) -> String {
-        "The tests \(how) and were stopped\(during). Something blocks forever or loops without end: a wait nobody signals, a completion never called, a caller blocked behind work that needs it, or a loop whose condition never changes."
+    /// The tests that were running when a run ended: " during “a”, “b”", or nothing.
+    private static func during(_ unfinished: [String]) -> String {
+        unfinished.isEmpty ? "" : " during “\(unfinished.joined(separator: "”, “"))”"
+    }
+
+    /// The watchdog stopped the tests: after `quiet` seconds without progress, else at the `limit`.
+    static func stopped(quiet: Double?, limit: Double, during unfinished: [String]) -> String {
+        let how = quiet.map { "made no progress for \(Int($0)) s" } ?? "did not finish within \(Int(limit)) s"
+        return "The tests \(how) and were stopped\(during(unfinished)). Something blocks forever or loops without end: a wait nobody signals, a completion never called, a caller blocked behind work that needs it, or a loop whose condition never changes."
     }
 
     /// The test process died of `signal`; `trap`: the most telling line of its output.
-    static func crashed(_ signal: Int32, during: String, trap: String?) -> String {
+    static func crashed(_ signal: Int32, during unfinished: [String], trap: String?) -> String {
         let causes = [SIGILL, SIGTRAP].contains(signal)
             ? " libdispatch or the Swift runtime stopped the program on purpose. Usual causes: `leave()` without a matching `enter()`, `sync` onto the queue the code is already running on, a force-unwrapped nil, an index out of range, an arithmetic overflow."
             : ""
-        return "The test process crashed with \(signalName(signal))\(during)" + (trap.map { ": \($0)." } ?? ".") + causes
+        return "The test process crashed with \(signalName(signal))\(during(unfinished))" + (trap.map { ": \($0)." } ?? ".") + causes
     }
 
-    static func stoppedEarly(_ code: Int32, during: String, trap: String?) -> String {
-        "The test process stopped early (exit \(code))\(during)" + (trap.map { ": \($0)" } ?? ".")
+    /// The test process exited early with `code`.
+    static func stoppedEarly(_ code: Int32, during unfinished: [String], trap: String?) -> String {
+        "The test process stopped early (exit \(code))\(during(unfinished))" + (trap.map { ": \($0)" } ?? ".")
     }
 
     /// A crash placed by the debugger: at the learner's `line`, for `reason` (a ``Trap``'s explanation).
