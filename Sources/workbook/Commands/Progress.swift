@@ -18,8 +18,8 @@ extension Command {
             let (done, total) = session.progress
             // A student copy: the points its workbook.lock assigns.
             let points = (try? WorkbookLock.read(root: workbook.root))?.assignment
-            Terminal.say(style.bold("Dispatch Workbook") + " — \(done) of \(total) exercises done"
-                + (points.map { " · the assignment is worth \($0.maxScore) points (`workbook check --classroom` counts yours)" } ?? ""))
+            Terminal.say(style.bold("Dispatch Workbook") + " — " + Says.done(done, of: total)
+                + (points.map { Says.assignmentWorth($0.maxScore) } ?? ""))
             for chapter in workbook.chapters {
                 Terminal.say("")
                 Terminal.say(style.bold("Chapter \(chapter.number) — \(chapter.title)"))
@@ -32,13 +32,14 @@ extension Command {
             }
             Terminal.say("")
             guard let next = session.next else {
-                Terminal.say(style.green("Every exercise is done. Well synchronized!"))
+                Terminal.say(style.green(Says.everyExerciseDone))
                 return 0
             }
             Terminal.say("Next: \(style.bold("\(next.exercise.id) \(next.exercise.title)"))")
-            Terminal.say("  read   \(Layout.lesson(next.chapter))   (or `workbook lesson \(next.chapter.number)`)")
-            Terminal.say("  edit   \(Layout.exerciseFile(next.chapter, next.exercise))")
-            Terminal.say("  check  workbook check \(next.exercise.id)")
+            for step in Says.nextSteps(lesson: Layout.lesson(next.chapter), chapter: next.chapter.number,
+                                       file: Layout.exerciseFile(next.chapter, next.exercise), exercise: next.exercise.id) {
+                Terminal.say(step)
+            }
             return 0
         })
 
