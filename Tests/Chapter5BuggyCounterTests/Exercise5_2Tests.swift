@@ -121,53 +121,12 @@ struct Exercise5_2Tests {
 
     @Test("the last two callbacks arrive at the same moment: completion still runs exactly once")
     func lastCallbacksTogether() {
-        let rounds = 1_000
-        let probe = WorkProbe()
-        let target = probe.target
-        let completions = Tally<Int>(), arrived = DispatchSemaphore(value: 0)
-        let parked = Tally<Unchecked<() -> Void>>()
-        let work = Unchecked<(@escaping () -> Void) -> Void> { done in parked.append(Unchecked(done)) }
-        let returned: Void? = bounded("\(rounds) calls of performAll(times: 2, …), with work that had not called back yet,") {
-            for round in 0..<rounds {
-                performAll(times: 2, work: work.value, queue: target.queue) {
-                    completions.append(round)
-                    arrived.signal()
-                }
-            }
+        let calls = CollidingCalls(
+            call: "performAll(times: 2, …)", piece: "work",
+            startedWrongly: { started, rounds in "\(rounds) calls of performAll(times: 2, …) started work \(started) times; each must call `work` twice" },
+            collided: "the two callbacks of performAll(times: 2, …) came")
+        lastTwoCallbacksTogether(calls) { _, park, queue, completion in
+            performAll(times: 2, work: park, queue: queue, completion: completion)
         }
-        guard returned != nil else {
-            for callback in parked.all { callback.value() }
-            return
-        }
-        let callbacks = parked.all.map(\.value)
-        guard callbacks.count == 2 * rounds else {
-            Issue.record("\(rounds) calls of performAll(times: 2, …) started work \(callbacks.count) times; each must call `work` twice")
-            return
-        }
-        guard drain(target, "after \(rounds) calls of performAll returned") else {
-            for callback in callbacks { callback() }
-            return
-        }
-        guard completions.count == 0 else {
-            Issue.record("completion ran before any work had called back (\(completions.count) times in \(rounds) calls of performAll(times: 2, …))")
-            return
-        }
-        let pairs = (0..<rounds).map { (callbacks[2 * $0], callbacks[2 * $0 + 1]) }
-        guard releaseInPairs(pairs, "calling back the two pieces of each call from 2 threads at once") else { return }
-        let deadline = DispatchTime.now() + 2
-        for _ in 0..<rounds where arrived.wait(timeout: deadline) == .timedOut {
-            recordTimeout("\(rounds - completions.count) of \(rounds) calls of performAll(times: 2, …) did not run completion within 2 s of their two callbacks")
-            return
-        }
-        guard drain(target, "after the completions") else { return }
-        var runs = [Int](repeating: 0, count: rounds)
-        for round in completions.all { runs[round] += 1 }
-        let twice = runs.filter { $0 > 1 }.count
-        #expect(twice == 0, """
-            when the two callbacks of performAll(times: 2, …) came at the same moment from two threads, completion ran \
-            more than once in \(twice) of \(rounds) calls. Both callbacks saw zero: the decrement and the check for zero \
-            were two separate steps, and the other callback's decrement fell in between. See "Bug one: the race" in \
-            the lesson.
-            """)
     }
 }

@@ -108,52 +108,12 @@ struct Exercise5_3Tests {
 
     @Test("the last two callbacks arrive at the same moment: completion still runs exactly once")
     func lastCallbacksTogether() {
-        let rounds = 1_000
-        let target = TestQueue()
-        let completions = Tally<Int>(), arrived = DispatchSemaphore(value: 0)
-        let parked = Tally<Unchecked<Block>>()
-        let function = Unchecked<FunctionWithCallback> { done in parked.append(Unchecked(done)) }
-        let returned: Void? = bounded("\(rounds) calls of runAll(<2 functions>, …), with functions that had not called back yet,") {
-            for round in 0..<rounds {
-                runAll([function.value, function.value], queue: target.queue) {
-                    completions.append(round)
-                    arrived.signal()
-                }
-            }
+        let calls = CollidingCalls(
+            call: "runAll(<2 functions>, …)", piece: "function",
+            startedWrongly: { started, rounds in "\(rounds) calls of runAll with 2 functions called \(started) functions; each call must call both" },
+            collided: "the two functions given to runAll called back")
+        lastTwoCallbacksTogether(calls) { _, park, queue, completion in
+            runAll([park, park], queue: queue, completion: completion)
         }
-        guard returned != nil else {
-            for callback in parked.all { callback.value() }
-            return
-        }
-        let callbacks = parked.all.map(\.value)
-        guard callbacks.count == 2 * rounds else {
-            Issue.record("\(rounds) calls of runAll with 2 functions called \(callbacks.count) functions; each call must call both")
-            return
-        }
-        guard drain(target, "after \(rounds) calls of runAll returned") else {
-            for callback in callbacks { callback() }
-            return
-        }
-        guard completions.count == 0 else {
-            Issue.record("completion ran before any function had called back (\(completions.count) times in \(rounds) calls of runAll with 2 functions)")
-            return
-        }
-        let pairs = (0..<rounds).map { (callbacks[2 * $0], callbacks[2 * $0 + 1]) }
-        guard releaseInPairs(pairs, "calling back the two functions of each call from 2 threads at once") else { return }
-        let deadline = DispatchTime.now() + 2
-        for _ in 0..<rounds where arrived.wait(timeout: deadline) == .timedOut {
-            recordTimeout("\(rounds - completions.count) of \(rounds) calls of runAll with 2 functions did not run completion within 2 s of their two callbacks")
-            return
-        }
-        guard drain(target, "after the completions") else { return }
-        var runs = [Int](repeating: 0, count: rounds)
-        for round in completions.all { runs[round] += 1 }
-        let twice = runs.filter { $0 > 1 }.count
-        #expect(twice == 0, """
-            when the two functions given to runAll called back at the same moment from two threads, completion ran \
-            more than once in \(twice) of \(rounds) calls. Both callbacks saw zero: the decrement and the check for zero \
-            were two separate steps, and the other callback's decrement fell in between. See "Bug one: the race" in \
-            the lesson.
-            """)
     }
 }
