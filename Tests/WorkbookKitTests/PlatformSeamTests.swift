@@ -68,3 +68,26 @@ struct PlatformSeamTests {
         #expect(stream.runEnded && stream.ended["M.S/t()/F.swift:1:1"] == false)
     }
 }
+
+@Suite("TSan's settings")
+struct SanitizerSettingsTests {
+    @Test("plain `swift test` starts with the grader's settings: the test executable's default options and suppressions")
+    func sameSettingsBothWays() throws {
+        let c = try String(contentsOf: Fixture.packageRoot.appendingPathComponent("Tests/WorkbookSanitizerReports/SanitizerReports.c"),
+                           encoding: .utf8)
+        #expect(c.contains("return \"\(SanitizerSettings.options)\";"))
+        let escaped = SanitizerSettings.suppressions.map { $0 + "\\n" }.joined()
+        #expect(c.contains("return \"\(escaped)\";"))
+    }
+
+    @Test("the grader's TSAN_OPTIONS carry the options and the run's suppressions file")
+    func graderEnvironment() {
+        let launch = TestLaunch(method: .binary, packageRoot: URL(fileURLWithPath: "/p"), scratchPath: URL(fileURLWithPath: "/p/.b"),
+                                sources: .exercises, only: nil)
+        let folder = URL(fileURLWithPath: "/tmp/run")
+        let options = LaunchedTestProcess(launch: launch).sanitizerEnvironment(logFolder: folder)["TSAN_OPTIONS"] ?? ""
+        #expect(options.contains(SanitizerSettings.options))
+        #expect(options.contains("suppressions=/tmp/run/tsan-suppressions.txt"))
+        #expect(SanitizerSettings.suppressionsFile == "race_top:interceptor_free$\nrace_top:wrap_free$\n")
+    }
+}

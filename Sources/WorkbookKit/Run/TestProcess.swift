@@ -37,6 +37,7 @@ struct LaunchedTestProcess: TestProcess {
             .appendingPathComponent("workbook-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
+        try SanitizerSettings.suppressionsFile.write(to: SanitizerSettings.suppressionsPath(in: folder), atomically: true, encoding: .utf8)
         let command = invocation(filters: filters, in: folder)
         let events = command.events, environment = command.environment
         let started = Date()
@@ -74,11 +75,15 @@ struct LaunchedTestProcess: TestProcess {
         return (command.executable, command.arguments, environment, events)
     }
 
-    /// The environment of every test process: TSan's reports to files (or nowhere), no exit sleep
-    /// (TSan otherwise sleeps a second at every exit, exit-test children too), no Swift backtracer
-    /// (under TSan it can hang or leave processes behind), and the mark that the grader is reading.
+    /// The environment of every test process: TSan's reports to files (or nowhere), what TSan
+    /// checks (``SanitizerSettings``; its suppressions from the folder's file, which `run` writes),
+    /// no exit sleep (TSan otherwise sleeps a second at every exit, exit-test children too), no Swift
+    /// backtracer (under TSan it can hang or leave processes behind), and the mark that the grader
+    /// is reading.
     func sanitizerEnvironment(logFolder: URL?) -> [String: String] {
-        var options = "log_path=\(logFolder.map { "\($0.path)/tsan" } ?? "/dev/null") halt_on_error=0 history_size=4 atexit_sleep_ms=0"
+        var options = "log_path=\(logFolder.map { "\($0.path)/tsan" } ?? "/dev/null") halt_on_error=0 history_size=4 atexit_sleep_ms=0 "
+            + SanitizerSettings.options
+        if let logFolder { options += " suppressions=\(SanitizerSettings.suppressionsPath(in: logFolder).path)" }
         if let symbolizer = platform.symbolizer { options += " external_symbolizer_path=\(symbolizer)" }
         // WORKBOOK_GRADER: the suites' race trait leaves the reports to the grader, which reads them.
         return ["TSAN_OPTIONS": options, "SWIFT_BACKTRACE": "enable=no", "WORKBOOK_GRADER": "1"]
