@@ -13,11 +13,11 @@ extension Grader {
             let path = Layout.exerciseFile(item.chapter, item.exercise, in: sources)
             // Darwin's atos names the file without its folder: then read it where the workbook keeps it.
             let source = readSource(file.contains("/") ? file : path)
-            let accesses = RaceSides(report, in: suffix(of: item), source: source).sides.map { ($0, $0.line) }
+            let placed = RaceSides(report, in: suffix(of: item), source: source)
+            let accesses = placed.sides.map { ($0, $0.line) }
             let line = accesses.compactMap(\.1).first ?? frame.line
                 ?? report.allFrames.first { $0.isIn(suffix(of: item)) && $0.line != nil }?.line
-            let accessLines = accesses.filter(\.0.isWrite).compactMap(\.1) + accesses.filter { !$0.0.isWrite }.compactMap(\.1)
-            let variable = Self.variableName(inLines: accessLines + (line.map { [$0] } ?? []), of: source)
+            let variable = Self.variableName(inLines: placed.accessLines + (line.map { [$0] } ?? []), of: source)
             let places = accesses.map { access, line in
                 let place = line.map { ":\($0)" } ?? access.function.map { ", in \($0.name)" } ?? ""
                 return "\(item.exercise.file)\(place) (\(access.isWrite ? "write" : "read"), \(Self.describeThread(access.thread, report)))"

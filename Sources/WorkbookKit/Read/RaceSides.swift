@@ -55,20 +55,42 @@ struct RaceSides: Sendable {
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
         var best: (name: String, line: Int, at: String.Index)?
         for (index, text) in lines.enumerated() {
-            let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard let keyword = words.firstIndex(where: { $0 == "func" || $0 == "var" }), keyword + 1 < words.count else { continue }
-            let name = String(words[keyword + 1].prefix { $0.isLetter || $0.isNumber || $0 == "_" })
-            let isFunction = words[keyword] == "func"
-            guard !name.isEmpty, isFunction || text.hasSuffix("{") else { continue }
+            guard let declared = declaration(in: text), declared.name != "init", declared.name != "deinit" else { continue }
+            let name = declared.name
             // `Type.name(…)`, `in name(…)`, `Type.name.getter`.
             let found = [".\(name)(", " \(name)(", ".\(name)."].compactMap { symbol.range(of: $0, options: .backwards) }
                 .max { $0.lowerBound < $1.lowerBound }
             if let found, best.map({ found.lowerBound > $0.at }) ?? true {
-                best = (isFunction ? name + "(…)" : name, index + 1, found.lowerBound)
+                best = (declared.shown, index + 1, found.lowerBound)
             }
         }
         return best.map { ($0.name, $0.line) }
     }
+
+    /// The declaration a line of source opens, if any — `func name(`, `init(`, `deinit`, or a computed
+    /// property `var name: T {` — with its name as a drawing shows it (`name(…)` for a function).
+    static func declaration(in text: Substring) -> (name: String, shown: String)? {
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        func identifier(after index: Int) -> String? {
+            guard index + 1 < words.count else { return nil }
+            let name = String(words[index + 1].prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+            return name.isEmpty ? nil : name
+        }
+        if let at = words.firstIndex(of: "func") {
+            return identifier(after: at).map { ($0, $0 + "(…)") }
+        }
+        if let word = words.first(where: { $0.hasPrefix("init(") || $0.hasPrefix("init?(") || $0 == "deinit" }) {
+            return word == "deinit" ? ("deinit", "deinit") : ("init", "init(…)")
+        }
+        if let at = words.firstIndex(of: "var"), words.last == "{" {
+            return identifier(after: at).map { ($0, $0) }
+        }
+        return nil
+    }
+
+    /// The lines of the file the accesses were made at, writes first: where the variable they are
+    /// about is best named.
+    var accessLines: [Int] { sides.filter(\.isWrite).compactMap(\.line) + sides.filter { !$0.isWrite }.compactMap(\.line) }
 
     /// The sides in the order TSan saw them: the remembered access first.
     var inOrder: [Side] { sides.filter(\.isPrevious) + sides.filter { !$0.isPrevious } }

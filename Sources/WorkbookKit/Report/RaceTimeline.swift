@@ -14,10 +14,13 @@ struct RaceTimeline {
     /// The file's text, when it could be read.
     var source: String?
 
+    /// The report's accesses, placed in the learner's file.
+    private var placed: RaceSides { RaceSides(report, in: "/" + file, source: source) }
+
     /// The drawing, each line at most `width` columns (at least 60).
     func lines(width: Int = 80) -> [String] {
         let width = max(width, 60)
-        let sides = RaceSides(report, in: "/" + file, source: source).inOrder
+        let placed = self.placed, sides = placed.inOrder
         var out = wrapped(Says.explainTitle(exercise, title: report.title), width: width)
         guard sides.count == 2, sides.contains(where: { !$0.frames.isEmpty }) else {
             return out + [""] + wrapped(Says.explainNoTimeline(exercise), width: width)
@@ -30,7 +33,7 @@ struct RaceTimeline {
         out.append(separator(width: width))
         out += second.map { pad("", column) + "│ " + $0 }
         out.append("")
-        let variable = variableName(sides)
+        let variable = Grader.variableName(inLines: placed.accessLines, of: source)
         out += wrapped(Says.explainNoEdge(first: said(sides[0]), second: said(sides[1]), what: variable), width: width)
         out.append("")
         out += wrapped(Says.explainQuestion, width: width)
@@ -95,11 +98,6 @@ struct RaceTimeline {
         return "thread \(side.thread)" + (report.threadKinds[side.thread].map { " (\($0))" } ?? "")
     }
 
-    private func variableName(_ sides: [RaceSides.Side]) -> String? {
-        let lines = sides.filter(\.isWrite).compactMap(\.line) + sides.filter { !$0.isWrite }.compactMap(\.line)
-        return Grader.variableName(inLines: lines, of: source)
-    }
-
     private var sourceLines: [Substring] {
         source?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
     }
@@ -115,20 +113,7 @@ struct RaceTimeline {
     private func enclosingFunction(before line: Int) -> String? {
         let lines = sourceLines
         guard line >= 1, line <= lines.count else { return nil }
-        for index in stride(from: line - 1, through: 0, by: -1) {
-            let words = lines[index].split(whereSeparator: { $0 == " " || $0 == "\t" })
-            if let at = words.firstIndex(of: "func"), at + 1 < words.count {
-                let name = words[at + 1].prefix { $0 != "(" && $0 != "<" }
-                return name + "(…)"
-            }
-            if let first = words.first(where: { $0.hasPrefix("init(") || $0.hasPrefix("init?(") || $0 == "deinit" }) {
-                return first.hasPrefix("deinit") ? "deinit" : first.prefix { $0 != "(" } + "(…)"
-            }
-            if let at = words.firstIndex(where: { $0 == "var" }), at + 1 < words.count, words.last == "{" {
-                return String(words[at + 1].prefix { $0 != ":" })
-            }
-        }
-        return nil
+        return lines[..<line].reversed().lazy.compactMap { RaceSides.declaration(in: $0)?.shown }.first
     }
 
     private func fit(_ text: String, _ width: Int) -> String {
@@ -176,7 +161,7 @@ extension RaceTimeline {
     /// with none of the learner's lines on it (both threads must be drawn, one at least in the
     /// learner's file), or a line wider than `width`.
     func problem(width: Int = 80) -> String? {
-        let sides = RaceSides(report, in: "/" + file, source: source).sides
+        let sides = placed.sides
         if sides.count != 2 { return "explain cannot draw it: the report has \(sides.count) accesses, not 2" }
         if !sides.contains(where: { $0.line != nil || $0.function != nil }) { return "explain cannot draw it: no line of \(exercise.file) on either thread" }
         if let wide = lines(width: width).first(where: { $0.count > width }) {
