@@ -1,0 +1,141 @@
+import Dispatch
+import Testing
+
+// The generators behind each suite's dimension tests. An exercise's suite declares what varies —
+// its operations by name, the queues and deadlines it takes — and a parameterized test runs the
+// same clause for every value these generators give, so that an answer which only works for one
+// kind of queue, one deadline or one pair of calls fails in the cell it got wrong. Which test
+// covers which dimension is declared in the chapter's `chapter.json` (`dimensions`), and
+// `workbook dimensions` prints the table.
+
+/// The forms in which a caller hands a queue to learner code.
+///
+/// Code that keeps state "on" a queue it was handed, or waits on it, works only if the queue is
+/// serial and idle; a caller may hand in a concurrent queue, or the very queue it is running on.
+public enum HandedQueue: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// A private serial queue the test owns; the call is made from a test thread.
+    case serial
+    /// A concurrent queue the test owns; the call is made from a test thread.
+    case concurrent
+    /// A serial queue, and the call is made from a block running on it — as code on the main
+    /// queue hands `.main` to an API.
+    case callers
+
+    public var testDescription: String {
+        switch self {
+        case .serial: "a serial queue"
+        case .concurrent: "a concurrent queue"
+        case .callers: "the caller's own queue"
+        }
+    }
+
+    /// A new queue of this form.
+    public func make(label: String = "workbook.handed-queue") -> QueueProbe {
+        QueueProbe(label: label, concurrent: self == .concurrent, callFromIt: self == .callers)
+    }
+}
+
+/// A queue handed to learner code, which tells whether code runs on it and makes calls as its
+/// ``HandedQueue`` form says.
+public final class QueueProbe: Sendable {
+    public let queue: DispatchQueue
+    private let key = DispatchSpecificKey<Int>()
+    private let callFromIt: Bool
+
+    init(label: String, concurrent: Bool, callFromIt: Bool) {
+        queue = DispatchQueue(label: label, attributes: concurrent ? [.concurrent] : [])
+        self.callFromIt = callFromIt
+        queue.setSpecific(key: key, value: 1)
+    }
+
+    /// `true` when called from a block running on ``queue``.
+    public var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == 1 }
+
+    /// Makes `call` as this form's caller would: from the calling thread, or from a block on
+    /// ``queue`` for ``HandedQueue/callers``. Returns whether `call` returned within `seconds`
+    /// (`false`: it blocked its caller — for the caller's own queue, a wait for something only that
+    /// queue could do).
+    public func call(within seconds: Double = 2, _ call: @escaping @Sendable () -> Void) -> Bool {
+        guard callFromIt else { return finishes(within: seconds, call) }
+        let returned = Signal()
+        queue.async {
+            call()
+            returned.fire()
+        }
+        return returned.happens(within: seconds)
+    }
+}
+
+/// The edge cases of a deadline parameter.
+public enum DeadlineEdge: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// A deadline that has already passed.
+    case past
+    /// `.now()`: passed by the time it is looked at.
+    case now
+    /// A short time ahead (0.1 s).
+    case soon
+    /// Far ahead (one hour).
+    case far
+    /// `.distantFuture`: never.
+    case distantFuture
+
+    public var testDescription: String {
+        switch self {
+        case .past: "a deadline already past"
+        case .now: "the deadline .now()"
+        case .soon: "a deadline 0.1 s ahead"
+        case .far: "a deadline an hour ahead"
+        case .distantFuture: "the deadline .distantFuture"
+        }
+    }
+
+    /// The deadline, taken now.
+    public var time: DispatchTime {
+        let now = DispatchTime.now()
+        switch self {
+        // One second back from now, or the clock's start if it has not run that long.
+        case .past: return DispatchTime(uptimeNanoseconds: max(now.uptimeNanoseconds, 1_000_000_001) - 1_000_000_000)
+        case .now: return now
+        case .soon: return now + 0.1
+        case .far: return now + 3_600
+        case .distantFuture: return .distantFuture
+        }
+    }
+
+    /// Whether a wait with this deadline on something that never opens ends within a test's bound.
+    public var expires: Bool { self == .past || self == .now || self == .soon }
+
+    /// The edges a wait on something that stays closed can be tested with: those that expire.
+    public static var expiring: [DeadlineEdge] { allCases.filter(\.expires) }
+}
+
+/// Two of an exercise's operations, named as its suite names them.
+public struct OperationPair: Sendable, Hashable, CustomTestStringConvertible {
+    public let first: String
+    public let second: String
+
+    public var testDescription: String { first == second ? "\(first) × itself" : "\(first) × \(second)" }
+
+    /// Every unordered pair of `operations`, each operation paired with itself too: what must be
+    /// safe to call at the same moment.
+    public static func every(of operations: [String]) -> [OperationPair] {
+        operations.indices.flatMap { index in
+            operations[index...].map { OperationPair(first: operations[index], second: $0) }
+        }
+    }
+}
+
+/// Runs the two operations of a pair at the same moment, each on `threads` gated threads,
+/// `iterations` times: `body(name, thread, iteration)` is called with the operation to make.
+/// Returns `false`, after recording a hang-kind failure, when they do not all end within `seconds`.
+@discardableResult
+public func overlap(
+    _ pair: OperationPair, threads: Int = 2, iterations: Int = 200, seconds: Double = 5,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping @Sendable (_ operation: String, _ thread: Int, _ iteration: Int) -> Void
+) -> Bool {
+    runConcurrently(threads: threads * 2, iterations: iterations, "\(pair.testDescription) at the same moment",
+                    seconds: seconds, sourceLocation: sourceLocation) { thread, iteration in
+        body(thread.isMultiple(of: 2) ? pair.first : pair.second, thread / 2, iteration)
+    }
+}
