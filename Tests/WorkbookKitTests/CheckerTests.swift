@@ -5,6 +5,7 @@ import Testing
 /// Plays one recorded run back for every process, and remembers which filters it was given.
 final class ReplayedRuns: TestProcess, @unchecked Sendable {
     let sources = SourceSet.exercises
+    let packageRoot: URL? = nil
     private let run: RunArtifacts
     private let asked = Locked<[[String]]>([])
     var filters: [[String]] { asked.value }

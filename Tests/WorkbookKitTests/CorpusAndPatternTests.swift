@@ -97,7 +97,7 @@ struct LeftOutSuiteTests {
 
 @Suite("Pattern warnings")
 struct PatternCheckTests {
-    func rules(_ source: String) -> [String] { PatternCheck.warnings(in: source).map { "\($0.line):\($0.rule)" } }
+    func rules(_ source: String) -> [String] { PatternCheck.matches(in: source).map { "\($0.line):\($0.rule)" } }
 
     @Test("sync onto a global queue, directly or through a name")
     func globalSync() {
@@ -116,11 +116,25 @@ struct PatternCheckTests {
     func ignoredTimedWait() {
         #expect(rules("    semaphore.wait(timeout: .now() + 1)") == ["1:ignored-timed-wait"])
         #expect(rules("    _ = semaphore.wait(timeout: .now() + 1)") == ["1:ignored-timed-wait"])
+        #expect(rules("    _ = semaphore.wait(wallTimeout: .now() + 30)") == ["1:ignored-timed-wait"])
         #expect(rules("guard semaphore.wait(timeout: .now() + 1) == .success else { return }").isEmpty)
         #expect(rules("return group.wait(timeout: timeout)").isEmpty)
         #expect(rules("let result = group.wait(timeout: timeout)").isEmpty)
         #expect(rules("func wait(timeout: DispatchTime) -> DispatchTimeoutResult {\n    opened.wait(timeout: timeout)\n}").isEmpty,
                 "the only line of a body is its return value")
+        #expect(rules("func f() {\n    _ = opened.wait(timeout: .now() + 30)\n}") == ["2:ignored-timed-wait"],
+                "`_ =` throws the value away, even as the only line of a body")
+    }
+
+    @Test("the rules that fail an exercise are findings, not warnings: an ignored timed wait, a sanitizer hook")
+    func failingRules() {
+        let source = "@_cdecl(\"__tsan_default_suppressions\")\nfunc s() {}\n_ = sem.wait(timeout: .now() + 30)\nDispatchQueue.global().sync { n += 1 }"
+        #expect(rules(source) == ["1:sanitizer-hook", "3:ignored-timed-wait", "4:sync-on-global-queue"])
+        #expect(PatternCheck.warnings(in: source).map(\.rule) == ["sync-on-global-queue"])
+        let failures = PatternCheck.failures(in: source, file: "Exercises/X/Y.swift")
+        #expect(failures.map(\.location) == ["Exercises/X/Y.swift:1", "Exercises/X/Y.swift:3"])
+        #expect(failures.allSatisfy { $0.kind == .wrong })
+        #expect(rules("// @_cdecl is not allowed\nlet text = \"__tsan_\"").isEmpty, "comments and strings are not code")
     }
 
     @Test("main.sync")

@@ -6,6 +6,7 @@ import Testing
 /// run alone; it remembers what it was asked.
 private final class RecordedTestProcess: TestProcess, @unchecked Sendable {
     let sources = SourceSet.exercises
+    var packageRoot: URL?
     private let batch: RunArtifacts
     private let alone: [String: RunArtifacts]
     private let asked = Locked<[[String]]>([])
@@ -63,4 +64,28 @@ struct TestRunnerTests {
         #expect(process.runs.count == 1)
         #expect(verdicts.allSatisfy { $0.passed })
     }
+
+    @Test("a graded file whose timed wait's result is never looked at, or that declares a sanitizer hook, fails as wrong at its line, whatever its tests said")
+    func sourceFailures() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-source-failures-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let items = Fixture.items("1.1", "1.2")
+        let file = root.appendingPathComponent(Layout.exerciseFile(items[0].chapter, items[0].exercise, in: .solutions))
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "import Dispatch\n@_cdecl(\"__tsan_default_options\") func quiet() {}\nfunc f(_ s: DispatchSemaphore) {\n    _ = s.wait(timeout: .now() + 30)\n}\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        let process = RecordedTestProcess(batch: Fixture.run("clean-solutions", .exited(0)), alone: [:])
+        process.packageRoot = root
+        var runner = TestRunner(process: process)
+        runner.grader = Grader(sources: .solutions)
+        let verdicts = try runner.run(items)
+
+        let flagged = try #require(verdicts.first { $0.exercise.id == "1.1" })
+        #expect(flagged.kind == .wrong)
+        #expect(flagged.findings.compactMap(\.location) == ["\(Layout.exerciseFile(items[0].chapter, items[0].exercise, in: .solutions)):2",
+                                                           "\(Layout.exerciseFile(items[0].chapter, items[0].exercise, in: .solutions)):4"])
+        #expect(flagged.findings.allSatisfy { $0.kind == .wrong })
+        #expect(verdicts.first { $0.exercise.id == "1.2" }?.passed == true, "a file that is not there adds nothing")
+    }
 }
+

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A known GCD anti-pattern found in a learner's file: a warning beside the verdict, never a verdict.
+/// A known GCD anti-pattern found in a learner's file: a warning beside the verdict, or, for the
+/// rules that are wrong whatever the tests see (``PatternCheck/Rule/failure``), a finding.
 struct PatternWarning: Sendable, Equatable, Codable {
     /// A short stable name, e.g. `sync-on-global-queue`.
     var rule: String
@@ -12,8 +13,21 @@ struct PatternWarning: Sendable, Equatable, Codable {
 /// given run. It reads lines, not syntax trees: it looks for the shapes the lessons show, after
 /// removing comments and string literals, and follows a queue through simple `let`/`var` names.
 enum PatternCheck {
-    /// The warnings for `source`, in line order.
+    /// The warnings for `source`, in line order: what the rules that only warn found.
     static func warnings(in source: String) -> [PatternWarning] {
+        matches(in: source).filter { Rule(rawValue: $0.rule)?.failure == nil }
+    }
+
+    /// What the rules that fail an exercise found in `source` (the file at `file`, relative to the
+    /// package), whatever its tests say: added to every run's verdict.
+    static func failures(in source: String, file: String) -> [Finding] {
+        matches(in: source).compactMap { match in
+            Rule(rawValue: match.rule)?.failure.map { Finding(kind: $0, message: match.message, file: file, line: match.line) }
+        }
+    }
+
+    /// What every rule found in `source`, in line order.
+    static func matches(in source: String) -> [PatternWarning] {
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false).map { stripped(String($0)) }
         let globals = globalQueueNames(lines)
         var warnings: [PatternWarning] = []
@@ -39,9 +53,13 @@ enum PatternCheck {
                 }
                 if onGlobal && call.barrier { warn(.barrierOnGlobalQueue, index) }
             }
-            if line.range(of: #"^\s*(_\s*=\s*)?[A-Za-z_][A-Za-z0-9_.]*\.wait\(\s*timeout:"#, options: .regularExpression) != nil,
-               !Self.isImplicitReturn(lines, index) {
+            if line.range(of: #"^\s*_\s*=\s*[A-Za-z_][A-Za-z0-9_.]*\.wait\(\s*(timeout|wallTimeout):"#, options: .regularExpression) != nil
+                || (line.range(of: #"^\s*[A-Za-z_][A-Za-z0-9_.]*\.wait\(\s*(timeout|wallTimeout):"#, options: .regularExpression) != nil
+                    && !Self.isImplicitReturn(lines, index)) {
                 warn(.ignoredTimedWait, index)
+            }
+            if line.range(of: #"@_cdecl\b|@_silgen_name\b|\b__tsan_|\b__sanitizer_"#, options: .regularExpression) != nil {
+                warn(.sanitizerHook, index)
             }
             let untimedWaits = offsets(of: #"\.wait\(\s*\)"#, in: line)
             let signalOffsets = offsets(of: #"\.(signal|leave)\(\s*\)"#, in: line)
@@ -113,6 +131,20 @@ enum PatternCheck {
         case mainSync = "main-sync"
         case syncOntoOwnQueue = "sync-onto-own-queue"
         case waitOnQueue = "wait-on-queue"
+        case sanitizerHook = "sanitizer-hook"
+
+        /// How the exercise fails when the rule matches, whatever its tests say; `nil` for a warning.
+        ///
+        /// A timed wait whose result is never looked at goes on after its deadline as if it had
+        /// been signalled: wrong at *any* timeout, while a test can only hold a callback for so long.
+        /// A C-level symbol or a sanitizer hook in an exercise file can change what TSan reports
+        /// (its default options and suppressions are such symbols).
+        var failure: FailureKind? {
+            switch self {
+            case .ignoredTimedWait, .sanitizerHook: .wrong
+            case .syncOnGlobalQueue, .barrierOnGlobalQueue, .mainSync, .syncOntoOwnQueue, .waitOnQueue: nil
+            }
+        }
     }
 
     /// A `receiver.sync`/`receiver.async` call on one line.

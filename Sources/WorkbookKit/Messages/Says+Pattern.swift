@@ -11,7 +11,9 @@ extension Says {
         case .barrierOnGlobalQueue:
             "A `.barrier` flag on a global queue is ignored: Apple's documentation of `dispatch_barrier_async` says that on a global concurrent queue it behaves like a plain `async`. Barriers work on a concurrent queue you create (Chapter 4)."
         case .ignoredTimedWait:
-            "The result of `wait(timeout:)` is not used: after `.timedOut` the code goes on as if it had been signalled. Check for `.success` first (Chapter 3)."
+            "The result of this timed wait is never looked at: once its deadline passes, the code goes on as if it had been signalled. That is wrong at any timeout you pick, because the work it waits for can always be slower; the tests cannot wait that long, so this line fails the exercise by itself. Look at the result (`.success` or `.timedOut`) and decide what a timeout means (Chapter 3, `wait(timeout:)`)."
+        case .sanitizerHook:
+            "Exercise files may not declare C-level symbols (`@_cdecl`, `@_silgen_name`) or use the sanitizer's own hooks (`__tsan_…`, `__sanitizer_…`): they can change what the Thread Sanitizer reports, so this line fails the exercise by itself. Remove it."
         case .mainSync:
             "`DispatchQueue.main.sync` called from the main thread waits for itself (libdispatch stops the program on Apple platforms); from elsewhere it blocks until the main thread is free."
         case .syncOntoOwnQueue:

@@ -5,6 +5,9 @@ import Foundation
 public protocol TestProcess: Sendable {
     /// Which code the tests run against.
     var sources: SourceSet { get }
+    /// The package whose build the tests run, where the graded files are read; `nil` for a
+    /// recorded run.
+    var packageRoot: URL? { get }
     /// One process over the tests `filters` select, within `timeLimit` seconds; `label` names its
     /// artifacts when they are kept.
     func run(filters: [String], timeLimit: Double, label: String) throws -> RunArtifacts
@@ -29,6 +32,7 @@ struct LaunchedTestProcess: TestProcess {
     public init(launch: TestLaunch) { self.launch = launch }
 
     var sources: SourceSet { launch.sources }
+    var packageRoot: URL? { launch.packageRoot }
 
     /// One test process over the tests the `filters` select, with the event stream and
     /// TSan's reports written to files of a fresh folder, and the watchdog on.

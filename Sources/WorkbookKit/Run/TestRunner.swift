@@ -36,7 +36,18 @@ struct TestRunner: Sendable {
             let run = try runOnce([item])
             verdicts += locatingCrashes(grader.grade([item], run).verdicts, run, alone: true)
         }
-        return exercises.compactMap { item in verdicts.first { $0.exercise.id == item.exercise.id } }
+        return exercises.compactMap { item in verdicts.first { $0.exercise.id == item.exercise.id } }.map(addingSourceFailures)
+    }
+
+    /// The verdict with what the failing pattern rules find in the graded file itself (a timed wait
+    /// whose result is never looked at, a sanitizer hook), which no run can show.
+    private func addingSourceFailures(_ verdict: ExerciseVerdict) -> ExerciseVerdict {
+        let file = Layout.exerciseFile(verdict.chapter, verdict.exercise, in: grader.sources)
+        guard let root = process.packageRoot,
+              let source = grader.readSource(root.appendingPathComponent(file).path) else { return verdict }
+        var verdict = verdict
+        verdict.findings += PatternCheck.failures(in: source, file: file)
+        return verdict
     }
 
     /// One process over `exercises`.
