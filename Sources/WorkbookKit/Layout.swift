@@ -66,6 +66,11 @@ public struct Layout: Sendable, Equatable {
         "\(testsFolder)/\(chapter.testModule)"
     }
 
+    /// An exercise's suite: `Tests/Chapter1LatchTests/Exercise1_1Tests.swift`.
+    static func suiteFile(_ chapter: Chapter, _ exercise: Exercise) -> String {
+        "\(testFolder(chapter))/\(exercise.suite).swift"
+    }
+
     /// A chapter's near misses and correct alternatives: `Tests/NearMisses/Chapter1Latch`.
     static func nearMissFolder(_ chapter: Chapter) -> String {
         "\(testsFolder)/NearMisses/\(chapter.name)"

@@ -1,0 +1,31 @@
+import Foundation
+import WorkbookKit
+
+extension Flag {
+    static let why = Flag("--why", help: "spell out each cell: its tests and corpus entries, or why the dimension does not apply")
+}
+
+extension Command {
+    static let dimensions = Command(
+        name: "dimensions",
+        abstract: "for maintainers: which dimensions each exercise's suite explores",
+        arguments: .any("exercise|chapter"),
+        discussion: """
+        Prints the exercise × dimension table the chapters' manifests declare: for each exercise, the \
+        tests and near-miss entries that explore each dimension (queues, deadlines, overlap, lifetime, \
+        instances, visibility, re-entrance, timed waits, the sanitizer's blind spot, every run), or why \
+        it does not apply. Checks that every named test is in its suite and every entry in the corpus. \
+        Exit status 0 only if every exercise asked for declares all ten, and every name is found.
+        """,
+        flags: [.why],
+        run: { arguments in
+            let workbook = try currentWorkbook()
+            let items = try workbook.select(arguments.positional)
+            let declared = try workbook.dimensions(of: Checker.chapters(of: items, in: workbook))
+                .filter { item in items.contains { $0.exercise.id == item.exercise.id } }
+            let problems = workbook.dimensionProblems(declared)
+            Terminal.say(DimensionTable.render(declared, problems: problems, why: arguments.has(.why),
+                                               style: .automatic, width: Terminal.width))
+            return problems.isEmpty ? 0 : 1
+        })
+}
