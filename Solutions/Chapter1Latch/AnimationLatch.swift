@@ -8,6 +8,7 @@ import Dispatch
 //   threads make the calls and however many make them at the same moment.
 // - `whenZero` runs synchronously on the thread that makes the `count`-th call, before that call
 //   returns.
+// - Whatever a thread did before its call is visible inside `whenZero`.
 // - Calls after that do nothing: `whenZero` never runs again, and their Bool is ignored.
 // - `count == 0`: `whenZero(true)` runs on the caller's thread before `makeLatch` returns; the
 //   returned block then does nothing.

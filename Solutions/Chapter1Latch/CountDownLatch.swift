@@ -72,6 +72,11 @@ public final class CountDownLatch {
 
     /// Blocks until the latch is open or the timeout passes.
     public func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
+        // An open latch lets every wait through at once, whatever its deadline. Look at the count
+        // first: a `notify` block is submitted asynchronously, and a deadline already past (or
+        // `.now()`) can run out before it runs. Reading the count through the queue also orders
+        // every countDown() before this wait.
+        if queue.sync(execute: { remaining == 0 }) { return .success }
         // dispatch/group.h leaves calling `dispatch_group_wait` on one group from several threads
         // at once undefined, and a latch has many waiters. So each waiter gets a semaphore of its
         // own (one signal, one waiter: what a semaphore is for), and the group signals it.

@@ -7,6 +7,7 @@ import Dispatch
 //   threads make the calls and however many make them at the same moment.
 // - `whenZero` runs synchronously on the thread that makes the `count`-th call, before that call
 //   returns: not earlier, not later, not on another thread or queue.
+// - Whatever a thread did before its call is visible inside `whenZero`.
 // - Calls after that do nothing: the count never goes below zero, and `whenZero` never runs again.
 // - `count == 0`: `whenZero` runs on the caller's thread before `makeLatch` returns; the returned
 //   block then does nothing.

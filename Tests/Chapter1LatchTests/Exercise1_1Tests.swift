@@ -149,3 +149,84 @@ struct Exercise1_1Tests {
         #expect(runs.count == 1, "whenZero ran \(runs.count) times on a latch of 1 called twice; it must run exactly once")
     }
 }
+
+// MARK: - Dimensions (issue 15)
+//
+// What every caller wrote before its call, seen inside whenZero; two latches at once; a latch let
+// go in every state. Which test covers which dimension is declared in
+// Exercises/Chapter1Latch/chapter.json.
+extension Exercise1_1Tests {
+    @Test("what each of four threads wrote before its calls is visible inside whenZero")
+    func whenZeroSeesWhatEveryCallerWrote() {
+        let threads = 4, iterations = 200
+        // Plain memory, one slot per thread, written before every call and read by whenZero: the
+        // Thread Sanitizer reports the read unless every earlier call happens before whenZero.
+        let written = Unchecked(UnsafeMutablePointer<Int>.allocate(capacity: threads))
+        written.value.initialize(repeating: 0, count: threads)
+        let seen = Tally<[Int]>()
+        guard let latch = bounded("makeLatch(count: 800)", {
+            Unchecked(keepAlive(makeLatch(count: threads * iterations) {
+                seen.append((0..<threads).map { written.value[$0] })
+            }))
+        }) else { return }
+        runConcurrently(threads: threads, iterations: iterations, "four threads each writing, then calling the latch, 200 times") { thread, iteration in
+            written.value[thread] = iteration + 1
+            latch.value()
+        }
+        #expect(seen.all == [[Int](repeating: iterations, count: threads)],
+                "four threads each wrote their iteration number before each of their 200 calls; whenZero saw \(seen.all) (it must run once and see [200, 200, 200, 200]). What a caller did before its call must happen before whenZero: decide \"zero\" in the same critical section (or an atomic with acquiring-and-releasing order) that every call goes through.")
+    }
+
+    @Test("two latches at once, one called from the other's whenZero: each keeps its own count")
+    func twoLatchesKeepTheirOwnCounts() {
+        let firstRuns = Tally<Void>(), secondRuns = Tally<Void>()
+        let slot = Slot<Unchecked<() -> Void>>()
+        guard let latches = bounded("makeLatch(count: 3), then makeLatch(count: 2)", { () -> Unchecked<(() -> Void, () -> Void)> in
+            let second = keepAlive(makeLatch(count: 3) { secondRuns.append(()) })
+            slot.value = Unchecked(second)
+            let first = keepAlive(makeLatch(count: 2) {
+                firstRuns.append(())
+                slot.value?.value()
+            })
+            return Unchecked((first, second))
+        }) else { return }
+        guard returns("two calls to the latch of 2 (its whenZero calls the latch of 3 once)", { latches.value.0(); latches.value.0() }) else { return }
+        #expect(firstRuns.count == 1, "a latch of 2 called twice ran whenZero \(firstRuns.count) times while another latch (of 3) existed; each latch keeps its own count (no `static` or global state)")
+        #expect(secondRuns.count == 0, "a latch of 3 called once (from another latch's whenZero) ran its whenZero; it needs 3 calls")
+        guard returns("the 2nd call to the latch of 3", { latches.value.1() }) else { return }
+        #expect(secondRuns.count == 0, "a latch of 3 called twice ran its whenZero; it needs 3 calls")
+        guard returns("the 3rd call to the latch of 3", { latches.value.1() }) else { return }
+        #expect(secondRuns.count == 1, "a latch of 3 called 3 times (once from another latch's whenZero) ran whenZero \(secondRuns.count) times; each latch keeps its own count (no `static` or global state)")
+    }
+
+    @Test("a latch let go before zero, at zero, or from inside its own whenZero: nothing traps, and only the latches that reached zero ran whenZero")
+    func releasedInEveryState() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                let runs = Tally<String>()
+                guard within(2, { () -> Void in
+                    do { _ = makeLatch(count: 3) { runs.append("never called") } }
+                    do { makeLatch(count: 3) { runs.append("called once") }() }
+                    do {
+                        let latch = makeLatch(count: 2) { runs.append("reached zero") }
+                        latch(); latch()
+                    }
+                    do { _ = makeLatch(count: 0) { runs.append("of zero") } }
+                    // The slot holds the only reference, and whenZero lets go of it while the call
+                    // that reached zero is still running.
+                    let slot = Slot<Unchecked<() -> Void>>()
+                    slot.value = Unchecked(makeLatch(count: 1) { runs.append("let go inside whenZero"); slot.value = nil })
+                    slot.value?.value()
+                }) != nil else { return childTimedOut("making latches, calling them and letting them go did not return within 2 s") }
+                if runs.all != ["reached zero", "of zero", "let go inside whenZero"] {
+                    return "latches let go in different states ran whenZero for \(runs.all); only those that reached zero may (reached zero, of zero, let go inside whenZero)"
+                }
+                return nil
+            }
+        }
+        judgeChild(result, "Letting go of latches", ifItCrashed: "letting go of a latch stopped the program. libdispatch traps when a semaphore is released with its value below the value it was created with: a semaphore used as a lock must be given back on every path.")
+    }
+}

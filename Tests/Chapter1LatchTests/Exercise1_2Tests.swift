@@ -193,3 +193,86 @@ struct Exercise1_2Tests {
         #expect(results.all == [true], "a latch of 1 called with true, then with false after zero: whenZero got \(results.all); it must run once, with true")
     }
 }
+
+// MARK: - Dimensions (issue 15)
+//
+// What every caller wrote before its call, seen inside whenZero; two latches at once; a latch let
+// go in every state. Which test covers which dimension is declared in
+// Exercises/Chapter1Latch/chapter.json.
+extension Exercise1_2Tests {
+    @Test("what each of four threads wrote before its calls is visible inside whenZero")
+    func whenZeroSeesWhatEveryCallerWrote() {
+        let threads = 4, iterations = 200
+        // Plain memory, one slot per thread, written before every call and read by whenZero: the
+        // Thread Sanitizer reports the read unless every earlier call happens before whenZero.
+        let written = Unchecked(UnsafeMutablePointer<Int>.allocate(capacity: threads))
+        written.value.initialize(repeating: 0, count: threads)
+        let seen = Tally<[Int]>(), results = Tally<Bool>()
+        guard let latch = bounded("makeLatch(count: 800)", {
+            Unchecked(keepAlive(makeLatch(count: threads * iterations) { (allFinished: Bool) in
+                seen.append((0..<threads).map { written.value[$0] })
+                results.append(allFinished)
+            }))
+        }) else { return }
+        runConcurrently(threads: threads, iterations: iterations, "four threads each writing, then calling the latch, 200 times") { thread, iteration in
+            written.value[thread] = iteration + 1
+            latch.value(true)
+        }
+        #expect(results.all == [true], "800 calls all passed true; whenZero got \(results.all)")
+        #expect(seen.all == [[Int](repeating: iterations, count: threads)],
+                "four threads each wrote their iteration number before each of their 200 calls; whenZero saw \(seen.all) (it must run once and see [200, 200, 200, 200]). What a caller did before its call must happen before whenZero: decide \"zero\" in the same critical section (or an atomic with acquiring-and-releasing order) that every call goes through.")
+    }
+
+    @Test("two latches at once, one called from the other's whenZero: each keeps its own count and its own answer")
+    func twoLatchesKeepTheirOwnAnswers() {
+        let firstResults = Tally<Bool>(), secondResults = Tally<Bool>()
+        let slot = Slot<Unchecked<(Bool) -> Void>>()
+        guard let latches = bounded("makeLatch(count: 3), then makeLatch(count: 2)", { () -> Unchecked<((Bool) -> Void, (Bool) -> Void)> in
+            let second = keepAlive(makeLatch(count: 3) { (allFinished: Bool) in secondResults.append(allFinished) })
+            slot.value = Unchecked(second)
+            let first = keepAlive(makeLatch(count: 2) { (allFinished: Bool) in
+                firstResults.append(allFinished)
+                slot.value?.value(true)
+            })
+            return Unchecked((first, second))
+        }) else { return }
+        guard returns("two calls to the latch of 2, passing false then true (its whenZero calls the latch of 3 with true)", {
+            latches.value.0(false); latches.value.0(true)
+        }) else { return }
+        #expect(firstResults.all == [false], "a latch of 2 got false, true; whenZero got \(firstResults.all) — it must get [false]")
+        #expect(secondResults.all.isEmpty, "a latch of 3 called once (from another latch's whenZero) ran its whenZero; it needs 3 calls")
+        guard returns("the 2nd and 3rd calls to the latch of 3, passing true", { latches.value.1(true); latches.value.1(true) }) else { return }
+        #expect(secondResults.all == [true], "a latch of 3 got true three times (once from another latch's whenZero, while that latch had got a false); its whenZero got \(secondResults.all) — it must get [true]: each latch keeps its own count and its own answer (no `static` or global state)")
+    }
+
+    @Test("a latch let go before zero, at zero, or from inside its own whenZero: nothing traps, and only the latches that reached zero ran whenZero")
+    func releasedInEveryState() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                let runs = Tally<String>()
+                guard within(2, { () -> Void in
+                    do { _ = makeLatch(count: 3) { (_: Bool) in runs.append("never called") } }
+                    do { makeLatch(count: 3) { (_: Bool) in runs.append("called once") }(false) }
+                    do {
+                        let latch = makeLatch(count: 2) { (_: Bool) in runs.append("reached zero") }
+                        latch(false); latch(true)
+                    }
+                    do { _ = makeLatch(count: 0) { (_: Bool) in runs.append("of zero") } }
+                    // The slot holds the only reference, and whenZero lets go of it while the call
+                    // that reached zero is still running.
+                    let slot = Slot<Unchecked<(Bool) -> Void>>()
+                    slot.value = Unchecked(makeLatch(count: 1) { (_: Bool) in runs.append("let go inside whenZero"); slot.value = nil })
+                    slot.value?.value(true)
+                }) != nil else { return childTimedOut("making latches, calling them and letting them go did not return within 2 s") }
+                if runs.all != ["reached zero", "of zero", "let go inside whenZero"] {
+                    return "latches let go in different states ran whenZero for \(runs.all); only those that reached zero may (reached zero, of zero, let go inside whenZero)"
+                }
+                return nil
+            }
+        }
+        judgeChild(result, "Letting go of latches", ifItCrashed: "letting go of a latch stopped the program. libdispatch traps when a semaphore is released with its value below the value it was created with: a semaphore used as a lock must be given back on every path.")
+    }
+}

@@ -79,6 +79,7 @@ public final class CountDownLatch {
         // at once undefined, and a latch has many waiters. So each waiter gets a semaphore of its
         // own (one signal, one waiter: what a semaphore is for), and the group signals it.
         // The semaphore starts at 0 and is only ever raised, so releasing it never traps.
+        if queue.sync(execute: { remaining == 0 }) { return .success }
         let opened = DispatchSemaphore(value: 0)
         gate.notify(queue: queue) { opened.signal() }
         return opened.wait(timeout: timeout)

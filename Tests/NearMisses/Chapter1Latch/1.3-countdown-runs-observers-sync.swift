@@ -1,4 +1,4 @@
-// near-miss hang: The `countDown()` that opens the latch delivers the notify blocks with `queue.sync`, so it blocks until each block's queue is free and has run it — a busy queue stalls the caller of `countDown()`.
+// near-miss crash: The `countDown()` that opens the latch delivers the notify blocks with `queue.sync`, so it blocks until each block's queue is free and has run it — a busy queue stalls the caller of `countDown()`, and a `countDown()` called from a block on the very queue it was handed does `sync` onto the queue it is running on, and libdispatch stops the program.
 import Dispatch
 
 /// A one-shot gate that opens when `count` calls to `countDown()` have been made.
@@ -33,6 +33,7 @@ public final class CountDownLatch {
 
     /// Blocks until the latch is open or the timeout passes.
     public func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
+        if queue.sync(execute: { remaining == 0 }) { return .success }
         let opened = DispatchSemaphore(value: 0)
         gate.notify(queue: queue) { opened.signal() }
         return opened.wait(timeout: timeout)

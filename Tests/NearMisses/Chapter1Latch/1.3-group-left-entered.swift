@@ -35,6 +35,7 @@ public final class CountDownLatch {
         // `gate.wait` must not be called from several threads at once (dispatch/group.h leaves that
         // undefined), so each waiter gets a semaphore of its own that the open gate signals.
         // The signal goes through our own queue: a global queue's few threads may all be busy.
+        if queue.sync(execute: { remaining == 0 }) { return .success }
         let opened = DispatchSemaphore(value: 0)
         gate.notify(queue: queue) { opened.signal() }
         return opened.wait(timeout: timeout)

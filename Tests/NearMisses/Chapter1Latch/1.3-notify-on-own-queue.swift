@@ -27,6 +27,7 @@ public final class CountDownLatch {
 
     /// Blocks until the latch is open or the timeout passes.
     public func wait(timeout: DispatchTime) -> DispatchTimeoutResult {
+        if queue.sync(execute: { remaining == 0 }) { return .success }
         let opened = DispatchSemaphore(value: 0)
         gate.notify(queue: queue) { opened.signal() }
         return opened.wait(timeout: timeout)
