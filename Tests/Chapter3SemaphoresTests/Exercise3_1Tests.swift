@@ -280,7 +280,8 @@ struct Exercise3_1Tests {
                 presenter.value.present(pair.0)
             }
         }) else { return }
-        guard screen.waitUntilShown(4) else {
+        // The screen's hook records what it saw right after the modal is counted as shown.
+        guard screen.waitUntilShown(4), eventually({ seen.count >= 4 }) else {
             recordTimeout("only \(screen.shownNames.count) of 4 modals were shown within 2 s, each dismissed soon after it appeared")
             return
         }
@@ -315,6 +316,14 @@ struct Exercise3_1Tests {
                     return childTimedOut("the second presenter's modal X, asked for while the first presenter's modal A was up on another screen, was not shown within 2 s. \(shared)")
                 }
                 second.dismiss(x)
+                let dismissed = Signal()
+                ui.queue.async { dismissed.fire() }
+                guard dismissed.happens(within: 2) else {
+                    return childTimedOut("dismissing the second presenter's modal X kept the UI queue busy for more than 2 s")
+                }
+                if !second.dismissedWithoutAction.isEmpty {
+                    return "modal X was dismissed but had no dismissAction — set it before showing the modal, so that the modal can say it is gone"
+                }
                 guard second.waitUntilShown(2) else {
                     return childTimedOut("the second presenter's modal Y, asked for right after X was dismissed, was not shown within 2 s while the first presenter's modal A was still up. \(shared)")
                 }
