@@ -20,7 +20,7 @@ import WorkbookTestSupport
 //     are waiting, and they are still shown: releasedWithModalsWaiting
 //
 // The dimensions (chapter.json, "dimensions"):
-// - order from an idle presenter, round after round, each thread's in its order: firstComeFirstServedEveryRound
+// - each thread's modals in its order, round after round (four threads, one presenter): firstComeFirstServedEveryRound
 // - what the caller wrote before present(_:) is seen in screen.present(_:): whatTheCallerWroteIsSeenOnScreen
 // - two presenters at once, one asked from the other's screen: twoPresentersAtOnce
 @Suite("3.1 ModalPresenter — modals one at a time", .gradedUnderTSan)
@@ -226,32 +226,35 @@ struct Exercise3_1Tests {
 
     // MARK: - Dimensions
 
-    @Test("modals asked for back to back from an idle presenter come first come, first served — round after round, from four threads at once")
+    @Test("100 modals from four threads, round after round: each thread's modals come first come, first served, every round")
     func firstComeFirstServedEveryRound() {
-        // Each round starts from idle presenters: four threads, each with its own presenter and
-        // screen, ask at the same moment for five modals back to back, and the screens dismiss
-        // each modal at once. Requests that wait for the screen side by side (on a concurrent
-        // queue such as `DispatchQueue.global()`) race for it whenever it is free, and the later
-        // request wins some of those races; a private serial queue asks for the screen one
-        // request at a time, in order.
-        let rounds = 12, perThread = 5
+        // Four gated threads ask one presenter for 25 modals each, back to back, and the screen
+        // dismisses each modal at once; then again, with a new presenter, round after round.
+        // Requests that wait for the screen side by side (on a concurrent queue such as
+        // `DispatchQueue.global()`) race for it whenever it is free, and a later request of the
+        // same thread wins some of those races — in a round or two of these, if not in the first;
+        // a private serial queue asks for the screen one request at a time, in order.
+        let rounds = 10, threads = 4, perThread = 25
         for round in 0..<rounds {
-            let ui = (0..<4).map { _ in TestQueue(label: "workbook.ui") }
-            let screens = ui.map { FakeScreen(ui: $0, dismiss: .immediately) }
-            defer { for screen in screens { screen.dismissEverythingFromNowOn() } }
-            let presenters = Unchecked(zip(screens, ui).map { keptForever(ModalPresenter(screen: $0, ui: $1.queue)) })
-            let modals = Unchecked((0..<4).map { thread in (0..<perThread).map { FakeModal("\(thread)-\($0)") } })
-            guard runConcurrently(threads: 4, iterations: 1, "four threads asking for \(perThread) modals each", seconds: 2, { thread, _ in
-                for modal in modals.value[thread] { presenters.value[thread].present(modal) }
+            let ui = TestQueue(label: "workbook.ui")
+            let screen = FakeScreen(ui: ui, dismiss: .immediately)
+            defer { screen.dismissEverythingFromNowOn() }
+            let presenter = Unchecked(keptForever(ModalPresenter(screen: screen, ui: ui.queue)))
+            let modals = Unchecked((0..<threads).map { thread in (0..<perThread).map { FakeModal("\(thread)-\($0)") } })
+            guard runConcurrently(threads: threads, iterations: perThread, "presenting \(threads * perThread) modals from \(threads) threads", seconds: 2, { thread, iteration in
+                presenter.value.present(modals.value[thread][iteration])
             }) else { return }
-            for (thread, screen) in screens.enumerated() {
-                guard screen.waitUntilShown(perThread) else {
-                    recordTimeout("only \(screen.shownNames.count) of \(perThread) modals were shown within 2 s, each dismissed at once (round \(round + 1)) — does every dismissAction give the screen back?")
-                    return
-                }
-                let shown = screen.shownNames, asked = modals.value[thread].map(\.name)
-                guard shown == asked else {
-                    Issue.record(Comment(rawValue: "modals asked for back to back as \(asked) were shown as \(shown) (round \(round + 1)) — they must be shown first come, first served. Requests that wait for the screen side by side, on a concurrent queue such as `DispatchQueue.global()`, go in whatever order they reach `wait()`: keep them on one private serial queue, which asks for the screen one request at a time, in order."))
+            guard screen.waitUntilShown(threads * perThread) else {
+                recordTimeout("only \(screen.shownNames.count) of \(threads * perThread) modals were shown within 2 s, each dismissed at once (round \(round + 1)) — does every dismissAction give the screen back?")
+                return
+            }
+            let shown = screen.shownNames
+            for thread in 0..<threads {
+                let asked = modals.value[thread].map(\.name)
+                let got = shown.filter { $0.hasPrefix("\(thread)-") }
+                guard got == asked else {
+                    let first = zip(got, asked).first { $0 != $1 }.map { " (\($0.0) came where \($0.1) belonged)" } ?? ""
+                    Issue.record(Comment(rawValue: "thread \(thread)'s modals were not shown in the order it asked for them\(first), in round \(round + 1) of \(rounds) — they must be shown first come, first served. Requests that wait for the screen side by side, on a concurrent queue such as `DispatchQueue.global()`, go in whatever order they reach `wait()`: keep them on one private serial queue, which asks for the screen one request at a time, in order."))
                     return
                 }
             }

@@ -31,7 +31,7 @@ public final class ModalPresenter {
             screenIsFree.wait()
             ui.async { [self, screenIsFree] in
                 modal.dismissAction = { screenIsFree.signal() }
-                screen.present(modal)
+                self.screen.present(modal)
             }
         }
     }
