@@ -17,6 +17,8 @@ import Dispatch
 // - `present(_:)` may be called from inside `screen.present(_:)`, or right after a `dismissAction`.
 // - The presenter may be released while a modal is on screen or waiting: the waiting ones are still
 //   shown, and dismissing them later must not crash.
+// - Modals waiting for the screen hold no worker thread of the global queues: the app's other work
+//   on `DispatchQueue.global()` goes on meanwhile.
 //
 // This is the article's first attempt: a private serial queue, and nothing more. Run
 // `swift run workbook check 3.1`, then read README.md next to this file.

@@ -16,6 +16,7 @@ import WorkbookTestSupport
 //     manyThreads(immediately)
 // - present(_:) may be called from inside `screen.present(_:)` or right after a dismissAction:
 //     presentFromTheUIQueueInsideCallbacks
+// - waiting modals hold no worker of the global queues: waitingModalsLeaveTheGlobalQueuesAlone
 // - the presenter may go away while a modal is on screen: releasedWithAModalOnScreen; or while modals
 //     are waiting, and they are still shown: releasedWithModalsWaiting
 //
@@ -234,7 +235,7 @@ struct Exercise3_1Tests {
         // `DispatchQueue.global()`) race for it whenever it is free, and a later request of the
         // same thread wins some of those races — in a round or two of these, if not in the first;
         // a private serial queue asks for the screen one request at a time, in order.
-        let rounds = 10, threads = 4, perThread = 25
+        let rounds = 5, threads = 4, perThread = 25
         for round in 0..<rounds {
             let ui = TestQueue(label: "workbook.ui")
             let screen = FakeScreen(ui: ui, dismiss: .immediately)
@@ -259,6 +260,45 @@ struct Exercise3_1Tests {
                 }
             }
         }
+    }
+
+    @Test("modals waiting for the screen hold no worker of the global queues: the app's work on DispatchQueue.global() goes on")
+    func waitingModalsLeaveTheGlobalQueuesAlone() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 6) {
+                // A fresh process: its global queues have a handful of workers, and on Linux their
+                // pool grows by about one thread a second once they are all blocked. Sixty-four
+                // modals wait while the first is up; then the app sends a block to
+                // DispatchQueue.global(), behind any of the presenter's blocks sent there.
+                let ui = TestQueue(label: "workbook.ui")
+                let screen = FakeScreen(ui: ui)
+                let presenter = Unchecked(keptForever(ModalPresenter(screen: screen, ui: ui.queue)))
+                let waiting = 64
+                let modals = Unchecked((0...waiting).map { FakeModal("\($0)") })
+                guard finishes({ for modal in modals.value { presenter.value.present(modal) } }) else {
+                    return childTimedOut("\(waiting + 1) present(_:) calls did not return within 2 s — present must never block its caller")
+                }
+                guard screen.waitUntilShown(1) else { return childTimedOut("the first modal was not shown within 2 s of present(_:)") }
+                let ran = Signal()
+                DispatchQueue.global().async { ran.fire() }
+                guard ran.happens(within: 1.5) else {
+                    return childTimedOut("while \(waiting) modals waited for the screen, a block the app sent to DispatchQueue.global() did not run within 1.5 s: the waiting requests hold the global queues' worker threads, each parked in wait(), and the pool grows by about a thread a second. Let one private serial queue do the waiting — it parks one thread of its own, however many modals wait (README: \"Going further\", a parked worker is a worker some pool does not have)")
+                }
+                // The app's work ran; now the modals come, in order.
+                screen.dismissEverythingFromNowOn()
+                guard screen.waitUntilShown(waiting + 1) else {
+                    return childTimedOut("only \(screen.shownNames.count) of \(waiting + 1) modals were shown within 2 s, each dismissed at once")
+                }
+                if screen.shownNames != modals.value.map(\.name) {
+                    return "\(waiting + 1) modals asked for back to back were not shown first come, first served"
+                }
+                return nil
+            }
+        }
+        judgeChild(result, "Keeping 64 modals waiting while the app uses DispatchQueue.global()", ifItCrashed: Self.syncOntoUI)
     }
 
     @Test("what the caller wrote before present(_:) is seen in screen.present(_:), on the UI queue")

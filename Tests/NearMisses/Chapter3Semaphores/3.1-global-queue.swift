@@ -1,4 +1,4 @@
-// near-miss wrong: `DispatchQueue.global().async` stands where the private serial queue belongs: the requests then wait for the screen side by side on a concurrent queue, and whichever reaches `wait()` first goes next — not first come, first served.
+// near-miss hang: `DispatchQueue.global().async` stands where the private serial queue belongs: every waiting modal parks a worker of the global queues in `wait()`, so with many modals waiting the app's own work on `DispatchQueue.global()` starves (the pool grows by about a thread a second) — and the waiting requests race for the screen, not first come, first served.
 import Dispatch
 
 
