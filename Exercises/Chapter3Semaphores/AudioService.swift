@@ -15,7 +15,8 @@ import Dispatch
 // - The server may answer before `fetchList` returns, later from any thread, or later on the very
 //   queue the caller called from (many APIs deliver their answers on the main queue). A
 //   `completion` may call `fetchAudioList` again.
-// - The service may be released while a request is in flight; the answer still reaches its caller.
+// - The service may be released while requests are in flight or waiting; every caller still gets
+//   its answer.
 //
 // This is the recipe's design, in today's Swift: one free place, taken before the request and
 // given back by its answer. The count is right. Run `swift run workbook check 3.2`, read which

@@ -15,7 +15,8 @@ import Dispatch
 // - The server may answer before `fetchList` returns, later from any thread, or later on the very
 //   queue the caller called from (many APIs deliver their answers on the main queue). A
 //   `completion` may call `fetchAudioList` again.
-// - The service may be released while a request is in flight; the answer still reaches its caller.
+// - The service may be released while requests are in flight or waiting; every caller still gets
+//   its answer.
 
 /// An episode in the list the server returns.
 public struct Podcast: Equatable, Sendable {

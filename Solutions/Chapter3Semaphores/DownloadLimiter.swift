@@ -13,7 +13,8 @@ import Dispatch
 // - Every job runs exactly once, in the order `run(_:)` was called (from several threads at once:
 //   each thread's jobs in its order).
 // - A job may call `done()` before it returns, and may call `run(_:)`.
-// - The limiter may be released while jobs are running; their `done()` must still work.
+// - The limiter may be released while jobs are running or waiting; the waiting ones still run, and
+//   every `done()` must still work.
 
 /// Runs asynchronous jobs, never more than `maxConcurrent` of them at once.
 ///

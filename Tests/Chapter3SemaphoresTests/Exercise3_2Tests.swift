@@ -17,7 +17,15 @@ import WorkbookTestSupport
 //     serverAnswersAtOnceAndCompletionsAskAgain
 // - the server may answer on the caller's own queue (an app's main queue):
 //     answersDeliveredOnTheCallersQueue
-// - the service may go away while a request is in flight: releasedWithARequestInFlight
+// - the service may go away while a request is in flight: releasedWithARequestInFlight; or with
+//     requests waiting, and every caller still gets its answer: releasedWithRequestsWaiting
+//
+// The dimensions (chapter.json, "dimensions"):
+// - answers delivered on a serial queue, a concurrent queue (and the caller's own: answersDeliveredOnTheCallersQueue):
+//     answersDeliveredOn
+// - what the caller wrote is seen by its request, and what an answer left in the server by the next request:
+//     whatOneRequestLeftIsSeenByTheNext
+// - two services at once, one used from the other's completion: twoServicesAtOnce
 @Suite("3.2 AudioService — one request in flight", .gradedUnderTSan)
 struct Exercise3_2Tests {
     static let stuck = "is a request stuck behind a wait() that nothing will signal? Ask how many free places the semaphore has before the first request, and who calls signal() (README: \"A semaphore counts free places\")"
@@ -25,9 +33,11 @@ struct Exercise3_2Tests {
     /// Said when a call to fetchAudioList did not return: the caller was parked.
     static let blocked = "callers must never be blocked. A wait() on the caller's thread parks that thread — in an app, the main thread, and with it the UI — until an answer arrives (README: \"Waiting on the caller's thread\")"
 
-    /// How long the first request stays in flight in ``oneInFlight()``: longer than a one-second
-    /// `wait(timeout:)`, so that one that gives up and sends the next request anyway is caught.
-    static let longHold = 1.25
+    /// How long the first request stays in flight in ``oneInFlight()``: longer than a `wait(timeout:)`
+    /// of a second or a second and a half, so that one that gives up and sends the next request
+    /// anyway (its result ignored, or only logged) is caught. The tests run in parallel, so this
+    /// hold is the suite's longest step, not an addition to it.
+    static let longHold = 2.0
 
     static let syncOntoOwnQueue =
         "Here the server answered before fetchList returned, so the answer arrived on whatever thread called fetchList — your private queue, if that is where you call it — and a completion called fetchAudioList again. libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue: look for a `sync` in the code the answer runs, and use `async` there."
@@ -261,5 +271,161 @@ struct Exercise3_2Tests {
         }
         judgeChild(result, "Letting the service go while a request was in flight, then answering it",
               ifItCrashed: releasedWhileTaken("service", "request's callback"))
+    }
+
+    // MARK: - Dimensions
+
+    @Test("answers delivered on a serial or a concurrent queue reach every caller, one request in flight at a time",
+          arguments: [HandedQueue.serial, .concurrent])
+    func answersDeliveredOn(_ form: HandedQueue) {
+        let probe = form.make(label: "workbook.delivery")
+        let api = FakeAudioAPI(answers: .later, deliveredOn: probe.queue)
+        defer { api.answerAll() }
+        let service = Unchecked(keptForever(AudioService(api: api)))
+        let answers = Arrivals<(thread: Int, iteration: Int, episode: Int)>()
+
+        guard runConcurrently(threads: 4, iterations: 10, "40 fetchAudioList(completion:) calls from 4 threads", seconds: 2, { thread, iteration in
+            service.value.fetchAudioList { podcasts in
+                answers.append((thread, iteration, Self.episode(podcasts.first?.title ?? "nothing")))
+            }
+        }) else { return }
+        guard answers.wait(for: 40, "not every caller got an answer within 2 s, the server delivering its answers on \(form.testDescription) — \(Self.stuck)") else { return }
+        #expect(api.mostInFlight == 1, "\(api.mostInFlight) requests were in flight at once, the server delivering its answers on \(form.testDescription); at most one may be")
+        let all = answers.all
+        #expect(Set(all.map(\.episode)).count == 40, "40 completions carried \(Set(all.map(\.episode)).count) different answers, the server delivering on \(form.testDescription); each request's answer goes to exactly one caller")
+        for thread in 0..<4 {
+            let mine = all.filter { $0.thread == thread }.sorted { $0.iteration < $1.iteration }
+            #expect(mine.map(\.episode) == mine.map(\.episode).sorted(), "thread \(thread)'s requests did not reach the server in the order of its calls")
+        }
+    }
+
+    @Test("what the caller wrote before fetchAudioList is seen by its request, and what an answer left in the server is seen by the next request")
+    func whatOneRequestLeftIsSeenByTheNext() {
+        // The server is not thread-safe: its state is plain memory, written by each answer (on a
+        // thread of its own) and read by the next request. "The next one starts only after the
+        // previous one has answered" means the answer's write comes before the next request's
+        // read — the Thread Sanitizer reports the two unless the service orders them (a semaphore,
+        // a lock, a queue do; a relaxed atomic flag does not). An answer that lets two requests
+        // overlap is told so here, and the server then writes nothing.
+        let count = 4
+        let server = UnguardedServer(requests: count)
+        defer { server.answerAll() }
+        let service = Unchecked(keptForever(AudioService(api: server)))
+        let answers = Arrivals<String>()
+        for (index, note) in server.notes.enumerated() { note.value = index + 1 }
+
+        guard callOnAnotherThread("\(count) fetchAudioList(completion:) calls did not return within 2 s — \(Self.blocked)", {
+            for _ in 1...count { service.value.fetchAudioList { answers.append($0.first?.title ?? "nothing") } }
+        }) else { return }
+        var overlapped = false
+        for request in 1...count {
+            guard server.waitUntilStarted(request) else {
+                recordTimeout(request == 1
+                    ? "the first request did not reach the server within 2 s of fetchAudioList — \(Self.stuck)"
+                    : "request \(request) did not reach the server within 2 s of request \(request - 1)'s answer — does the answer signal the semaphore?")
+                return
+            }
+            if request < count, !overlapped, server.waitUntilStarted(request + 1, seconds: 0.1) {
+                overlapped = true
+                Issue.record(Comment(rawValue: "request \(request + 1) reached the server while request \(request) was still in flight — only one request may be in flight at a time"))
+            }
+            server.answer(request, write: !overlapped)
+        }
+        guard answers.wait(for: count, "not every caller got an answer within 2 s — \(Self.stuck)") else { return }
+        let seen = server.requests
+        let notes = seen.map(\.sawNote)
+        #expect(notes == Array(1...count), "the requests saw the callers' data \(notes); each request must see what its caller wrote before calling fetchAudioList")
+        if !overlapped {
+            let previous = seen.map(\.sawAnswered)
+            #expect(previous == Array(0..<count), "each request saw, as the last answered request, \(previous); the next request must see what the previous answer left in the server")
+        }
+    }
+
+    @Test("two services at once: each keeps its own request in flight, and one may be used from the other's completion")
+    func twoServicesAtOnce() {
+        let first = FakeAudioAPI(answers: .held), second = FakeAudioAPI(answers: .held)
+        defer { first.answerAll(); second.answerAll() }
+        let services = Unchecked([first, second].map { keptForever(AudioService(api: $0)) })
+        let answers = Arrivals<String>()
+        let shared = "Two services share nothing: a `static` semaphore or queue, or a global, makes every service wait for the answers of all the others."
+
+        guard callOnAnotherThread("fetchAudioList(completion:) did not return within 2 s — \(Self.blocked)", {
+            services.value[0].fetchAudioList { answers.append("first: \($0.first?.title ?? "nothing")") }
+        }) else { return }
+        guard first.waitUntilStarted(1) else {
+            recordTimeout("the first service's request did not reach its server within 2 s — \(Self.stuck)")
+            return
+        }
+        // While the first service's request is in flight, the second service is asked; its
+        // completion asks the second service again, and the first.
+        guard callOnAnotherThread("fetchAudioList(completion:) on a second service did not return within 2 s — \(Self.blocked)", {
+            services.value[1].fetchAudioList { podcasts in
+                answers.append("second: \(podcasts.first?.title ?? "nothing")")
+                services.value[1].fetchAudioList { answers.append("second again: \($0.first?.title ?? "nothing")") }
+                services.value[0].fetchAudioList { answers.append("first again: \($0.first?.title ?? "nothing")") }
+            }
+        }) else { return }
+        guard second.waitUntilStarted(1) else {
+            recordTimeout("the second service's request did not reach its server within 2 s, while the first service's request was in flight. \(shared)")
+            return
+        }
+        second.answerOldest()
+        guard answers.wait(for: 1, "the second service's caller did not get its answer within 2 s of its server answering") else { return }
+        guard second.waitUntilStarted(2) else {
+            recordTimeout("the second service's next request, asked for from its completion, did not reach its server within 2 s, while the first service's request was in flight. \(shared)")
+            return
+        }
+        #expect(first.requests == 1, "the first service sent \(first.requests) requests while its first one was in flight; one at a time, whatever another service does")
+        second.answerOldest()
+        first.answerOldest()
+        guard first.waitUntilStarted(2) else {
+            recordTimeout("the first service's second request, asked for from the second service's completion, did not reach its server within 2 s of its first answer")
+            return
+        }
+        first.answerOldest()
+        guard answers.wait(for: 4, "not every caller of the two services got an answer within 2 s") else { return }
+        #expect(Set(answers.all) == ["first: Episode 1", "second: Episode 1", "second again: Episode 2", "first again: Episode 2"],
+                "the callers of two services got \(answers.all.sorted()); each must get its own service's answer")
+    }
+
+    @Test("the service may go away with requests waiting: every caller still gets its answer, one request in flight at a time")
+    func releasedWithRequestsWaiting() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 8) {
+                let api = FakeAudioAPI(answers: .held)
+                let answers = Arrivals<String>()
+                // A service released fresh, never used.
+                do { _ = AudioService(api: api) }
+                do {
+                    let service = AudioService(api: api)
+                    for caller in 1...3 { service.fetchAudioList { answers.append("\(caller): \($0.first?.title ?? "nothing")") } }
+                }
+                // The service is gone (as far as its callers know): request 1 is in flight or about
+                // to be, 2 and 3 are waiting.
+                for request in 1...3 {
+                    guard api.waitUntilStarted(request) else {
+                        return childTimedOut(request == 1
+                            ? "the first request, asked for just before the service was released, did not reach the server within 2 s"
+                            : "request \(request), still waiting when the service was released, did not reach the server within 2 s of request \(request - 1)'s answer — what was asked for must still be sent. A queued block that holds the service `[weak self]` finds it gone and drops its request: hold it strongly (the queue lets go once the block has run)")
+                    }
+                    if request < 3, api.waitUntilStarted(request + 1, seconds: 0.1) {
+                        return "request \(request + 1) reached the server while request \(request) was still in flight, the service having been released — one at a time, whoever holds the service"
+                    }
+                    api.answerOldest()
+                    guard answers.arrived(request) else {
+                        return childTimedOut("caller \(request) did not get its answer within 2 s of the server answering, the service having been released")
+                    }
+                }
+                if answers.all != ["1: Episode 1", "2: Episode 2", "3: Episode 3"] {
+                    return "the callers got \(answers.all); each must get its own request's answer, in the order of the calls"
+                }
+                return nil
+            }
+        }
+        judgeChild(result, "Letting the service go with request 1 in flight and 2 and 3 waiting, then answering them",
+                   ifItCrashed: releasedWhileTaken("service", "request's callback"))
     }
 }

@@ -1,6 +1,7 @@
 import Chapter3Semaphores
 import Dispatch
 import Foundation
+import Synchronization
 import Testing
 import WorkbookTestSupport
 
@@ -390,4 +391,135 @@ func callOnAnotherThread(
         returned.fire()
     }
     return returned.wait(what, seconds: seconds, sourceLocation: sourceLocation)
+}
+
+// MARK: - Visibility: plain memory the Thread Sanitizer watches
+
+/// A plain, unguarded value: written on one thread and read on another, it is safe only if the
+/// learner's code orders the two — and the Thread Sanitizer reports it when it does not.
+final class Plain: @unchecked Sendable {
+    var value = 0
+}
+
+/// A count the test's threads share without ordering anything for the Thread Sanitizer (a relaxed
+/// atomic): a lock here would order the learner's code too, and hide its races.
+final class UnorderedCount: Sendable {
+    private let count = Atomic<Int>(0)
+
+    /// Adds one and returns the new count.
+    func next() -> Int { count.add(1, ordering: .relaxed).newValue }
+}
+
+/// A server object that is not thread-safe, as many SDK clients are not: one request at a time may
+/// use it, and what one request's answer left in it must be visible to the next request.
+///
+/// `fetchList` reads its plain state first, before any bookkeeping lock could order it, and an
+/// answer writes it last, on a thread of its own, right before calling back: only the learner's
+/// code can order the answer's write before the next request's read. Answers are held until the
+/// test releases them (``answer(_:write:)``).
+final class UnguardedServer: Books, AudioAPI, @unchecked Sendable {
+    /// The number of the request answered last: written by each answer, read by each request.
+    let lastAnswered = Plain()
+    /// `notes[n - 1]`, written by the test before its calls, read by the n-th request.
+    let notes: [Plain]
+    private let numbers = UnorderedCount()
+    private var log: [(request: Int, sawAnswered: Int, sawNote: Int)] = []
+    private var held: [Int: Unchecked<([Podcast]) -> Void>] = [:]
+
+    init(requests: Int) {
+        notes = (0..<requests).map { _ in Plain() }
+    }
+
+    func fetchList(_ completion: @escaping ([Podcast]) -> Void) {
+        let sawAnswered = lastAnswered.value
+        let number = numbers.next()
+        let sawNote = number <= notes.count ? notes[number - 1].value : -1
+        update {
+            log.append((number, sawAnswered, sawNote))
+            held[number] = Unchecked(completion)
+        }
+    }
+
+    /// Answers request `number` from a new thread; with `write`, the answer first records itself
+    /// in the server's plain state. Returns `false` if that request is not held.
+    @discardableResult
+    func answer(_ number: Int, write: Bool) -> Bool {
+        guard let completion = update({ held.removeValue(forKey: number) }) else { return false }
+        let lastAnswered = lastAnswered
+        startThread {
+            if write { lastAnswered.value = number }
+            completion.value([Podcast(title: "Episode \(number)")])
+        }
+        return true
+    }
+
+    /// Answers every held request, without writing. Call it in a `defer`.
+    func answerAll() {
+        let all = update { () -> [Int] in held.keys.sorted() }
+        for number in all { answer(number, write: false) }
+    }
+
+    func waitUntilStarted(_ count: Int, seconds: Double = 2) -> Bool {
+        waitUntil(seconds: seconds) { log.count >= count }
+    }
+
+    /// What each request saw when it reached the server, in the order they came.
+    var requests: [(request: Int, sawAnswered: Int, sawNote: Int)] { read { log } }
+}
+
+/// Jobs that share a session object that is not thread-safe, for a limiter with one slot: what a
+/// job left in it before calling `done()` must be visible to the job that starts next.
+///
+/// Each job reads the plain state first, before any bookkeeping lock could order it; its `done()`
+/// is held until the test finishes it (``finish(_:write:)``), from a thread of its own that writes
+/// the plain state last, right before calling `done()`.
+final class UnguardedJobs: Books, @unchecked Sendable {
+    /// The id of the job finished last: written before each `done()`, read by each job.
+    let lastFinished = Plain()
+    /// `notes[id - 1]`, written by the test before `run(_:)` of job `id`, read by that job.
+    let notes: [Plain]
+    private var log: [(job: Int, sawFinished: Int, sawNote: Int)] = []
+    private var held: [Int: Unchecked<() -> Void>] = [:]
+
+    init(jobs: Int) {
+        notes = (0..<jobs).map { _ in Plain() }
+    }
+
+    /// Job `id`, counted from 1.
+    func job(_ id: Int) -> (@escaping () -> Void) -> Void {
+        { [self] done in
+            let sawFinished = lastFinished.value
+            let sawNote = notes[id - 1].value
+            update {
+                log.append((id, sawFinished, sawNote))
+                held[id] = Unchecked(done)
+            }
+        }
+    }
+
+    /// Finishes job `id` from a new thread; with `write`, the job first records itself in the
+    /// shared plain state. Returns `false` if that job is not held.
+    @discardableResult
+    func finish(_ id: Int, write: Bool) -> Bool {
+        guard let done = update({ held.removeValue(forKey: id) }) else { return false }
+        let lastFinished = lastFinished
+        startThread {
+            if write { lastFinished.value = id }
+            done.value()
+        }
+        return true
+    }
+
+    /// Finishes every held job, without writing. Call it in a `defer`.
+    func finishAll() {
+        let all = update { () -> [Int] in held.keys.sorted() }
+        for id in all { finish(id, write: false) }
+    }
+
+    func waitUntilStarted(_ count: Int, seconds: Double = 2) -> Bool {
+        waitUntil(seconds: seconds) { log.count >= count }
+    }
+
+    /// What each job saw when it started, in the order they started.
+    var started: [(job: Int, sawFinished: Int, sawNote: Int)] { read { log } }
 }

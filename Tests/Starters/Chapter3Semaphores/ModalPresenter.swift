@@ -6,8 +6,8 @@ import Dispatch
 // them one at a time. The contract:
 // - `present(_:)` may be called from any thread, the `ui` queue included (it usually is), and
 //   returns at once: it never waits for the screen to be free. A blocked UI queue is a frozen app.
-// - `screen.present(_:)` is called on the `ui` queue, and only there — later, in a block of its
-//   own, never during the call to `present(_:)`.
+// - `screen.present(_:)` is called on the `ui` queue (a serial queue: the main queue in an app),
+//   and only there — later, in a block of its own, never during the call to `present(_:)`.
 // - One at a time: the next modal goes on screen only after the one before it has called its
 //   `dismissAction`, however long that takes.
 // - First come, first served: modals are shown in the order `present(_:)` was called (from several
@@ -15,8 +15,10 @@ import Dispatch
 // - `dismissAction` is set before the modal is shown. The modal calls it once, on the `ui` queue —
 //   maybe while `screen.present(_:)` is still running.
 // - `present(_:)` may be called from inside `screen.present(_:)`, or right after a `dismissAction`.
-// - The presenter may be released while a modal is on screen; dismissing that modal later must not
-//   crash.
+// - The presenter may be released while a modal is on screen or waiting: the waiting ones are still
+//   shown, and dismissing them later must not crash.
+// - Modals waiting for the screen hold no worker thread of the global queues: the app's other work
+//   on `DispatchQueue.global()` goes on meanwhile.
 //
 // This is the article's first attempt: a private serial queue, and nothing more. Run
 // `swift run workbook check 3.1`, then read README.md next to this file.
