@@ -164,3 +164,104 @@ struct Exercise4_2Tests {
         judgeChild(result, "Four threads making 4 000 updates", ifItCrashed: Self.syncInsideSync)
     }
 }
+
+// The dimensions of issue 15: every pair of update, get and set at once (get and set are 4.1's
+// `token`, which the contract names), and a transform that uses another store.
+extension Exercise4_2Tests {
+    /// The operations the contract orders: `update`, and 4.1's get and set of `token`.
+    static let operations = ["update", "get", "set"]
+
+    @Test("every pair of update, get and set at the same moment: no update is lost, no two transforms overlap, a read never goes back")
+    func everyPairAtOnce() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 8) {
+                runEveryPairAtOnce(Exercise4_2Tests.operations) { pair in
+                    // The token is a counter. `update` adds one; `set` stores "reset-…", which the next
+                    // update counts from 0 again, so a reader knows a value was stored.
+                    let store = Unchecked(TokenStore())
+                    let meter = ConcurrencyMeter()
+                    let calls = Tally<Void>()
+                    let lastSeen = (0..<4).map { _ in Tally<Int>() }
+                    let call: @Sendable (String, Int, Int) -> String? = { operation, thread, iteration in
+                        switch operation {
+                        case "update":
+                            var problem: String?
+                            store.value.update { current in
+                                meter.enter()
+                                defer { meter.leave() }
+                                calls.append(())
+                                if let current, Int(current) == nil, !current.hasPrefix("reset-") {
+                                    problem = "transform was given \"\(current)\", which nobody stored"
+                                }
+                                return Exercise4_2Tests.addOne(current)
+                            }
+                            return problem
+                        case "get":
+                            // Without sets, the counter only grows: a read must never see a smaller one
+                            // than the read before it on the same thread.
+                            let seen = store.value.token
+                            if pair.first != "set", pair.second != "set", let value = seen.flatMap({ Int($0) }) {
+                                if let before = lastSeen[thread].all.last, value < before {
+                                    return "a read returned \(value) after the same thread had read \(before): an update was undone"
+                                }
+                                lastSeen[thread].append(value)
+                            }
+                            return nil
+                        default:
+                            store.value.token = "reset-\(thread)-\(iteration)"
+                            return nil
+                        }
+                    }
+                    let check: () -> String? = {
+                        if meter.maximum > 1 {
+                            return "two transforms of one store ran at the same time; an update runs its read, transform and write as one block on the store's queue"
+                        }
+                        let updates = [pair.first, pair.second].filter { $0 == "update" }.count * 2 * 150
+                        if calls.count != updates { return "\(updates) updates called transform \(calls.count) times; each must call it exactly once" }
+                        // With no set in the pair, the counter must hold every update.
+                        if pair.first != "set", pair.second != "set", updates > 0 {
+                            let final = Exercise4_2Tests.token(of: store.value).flatMap { Int($0) } ?? 0
+                            if final != updates { return "\(updates) updates that each add one left the counter at \(final): \(updates - final) were lost" }
+                        }
+                        return nil
+                    }
+                    return (call, check)
+                }
+            }
+        }
+        judgeChild(result, "Every pair of update, get and set at the same moment", ifItCrashed: Self.syncInsideSync)
+    }
+
+    @Test("transform may use another store: its token, and its update")
+    func transformMayUseAnotherStore() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                let one = Unchecked(TokenStore()), two = Unchecked(TokenStore())
+                // One store's transform reads and updates the other store, as code that keeps two
+                // tokens in step would. With a lock or a queue shared by every store, the inner
+                // update waits for the outer one, forever.
+                guard finishes(within: 2, {
+                    one.value.update { _ in
+                        let other = Exercise4_2Tests.token(of: two.value)
+                        two.value.update { _ in "two" }
+                        return "one, after \(other ?? "nil")"
+                    }
+                }) else {
+                    return childTimedOut("an update of one store whose transform updates a second store did not return within 2 s. Each store has its own queue: a lock or a queue shared by every store (`static`) makes the second update wait for the first, which waits for it")
+                }
+                let first = Exercise4_2Tests.token(of: one.value), second = Exercise4_2Tests.token(of: two.value)
+                if first != "one, after nil" || second != "two" {
+                    return "after one store's transform updated a second store, the stores hold \(first ?? "nil") and \(second ?? "nil"); expected \"one, after nil\" and \"two\" — each store keeps its own token"
+                }
+                return nil
+            }
+        }
+        judgeChild(result, "An update whose transform updates another store", ifItCrashed: Self.syncInsideSync)
+    }
+}
