@@ -274,7 +274,7 @@ extension Exercise4_1Tests {
         }
         judgeChild(
             result, "Letting a store go while a set waits on its queue",
-            ifItCrashed: Self.syncInsideSync
-                + " If the setter queues its write with `async`, the block must keep the store alive (`self.`, strongly): with `[unowned self]` it runs after the store is gone and traps.")
+            ifItCrashed: "If the setter queues its write with `async`, the block must keep the store alive (`self.`, strongly): with `[unowned self]` it runs after the store's last reference is gone, and reading that `unowned` reference traps. Otherwise: "
+                + Self.syncInsideSync)
     }
 }

@@ -339,8 +339,8 @@ extension Exercise4_3Tests {
         }
         judgeChild(
             result, "Letting a cache go while a write waits on its queue",
-            ifItCrashed: Self.syncInsideSync
-                + " If the write is queued with `async`, the block must keep the cache alive (`self.`, strongly): with `[unowned self]` it runs after the cache is gone and traps.",
+            ifItCrashed: "If the write is queued with `async`, the block must keep the cache alive (`self.`, strongly): with `[unowned self]` it runs after the cache's last reference is gone, and reading that `unowned` reference traps. Otherwise: "
+                + Self.syncInsideSync,
             ifItHung: Self.waitsForItself)
     }
 }

@@ -194,7 +194,7 @@ extension Exercise4_5Tests {
         }
         judgeChild(
             result, "Letting an AuthToken go while a set waits on its queue",
-            ifItCrashed: Self.readsItself
-                + " If the setter queues its write with `async`, the block must keep the AuthToken alive (`self.`, strongly): with `[unowned self]` it runs after the AuthToken is gone and traps.")
+            ifItCrashed: "If the setter queues its write with `async`, the block must keep the AuthToken alive (`self.`, strongly): with `[unowned self]` it runs after the AuthToken's last reference is gone, and reading that `unowned` reference traps. Otherwise: "
+                + Self.readsItself)
     }
 }
