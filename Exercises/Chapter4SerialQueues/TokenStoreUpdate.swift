@@ -10,7 +10,8 @@ import Dispatch
 //   comes between the read of the current token and the write of the new one.
 // - From many threads at once no update is lost (4 threads × 1 000 "add one" → 4 000), and no
 //   two `transform`s of one store run at the same time.
-// - `transform` must not use the store. Nothing traps or hangs.
+// - `transform` must not use the store; it may use another store (its `token`, or its `update`).
+//   Nothing traps or hangs.
 //
 // Each access below is on the queue, so the Thread Sanitizer finds nothing wrong here. Run the
 // tests anyway. (Written out with `cachedToken` so that this exercise does not depend on 4.1:

@@ -174,3 +174,107 @@ struct Exercise4_1Tests {
         judgeChild(result, "Setting the token while the store's queue is busy", ifItCrashed: Self.syncInsideSync)
     }
 }
+
+// The dimensions of issue 15: every pair of operations at once, two stores at once, and a store
+// released while work waits on its queue.
+extension Exercise4_1Tests {
+    /// The store's operations, as the pair test names them: reading, setting and clearing the token.
+    static let operations = ["get", "set", "clear"]
+
+    @Test("every pair of get, set and clear at the same moment: reads see only stored tokens, and a last write wins")
+    func everyPairAtOnce() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 8) {
+                runEveryPairAtOnce(Exercise4_1Tests.operations) { pair in
+                    let store = Unchecked(TokenStore())
+                    store.value.token = "start"
+                    let call: @Sendable (String, Int, Int) -> String? = { operation, thread, iteration in
+                        switch operation {
+                        case "get":
+                            if let seen = store.value.token, seen != "start", !seen.hasPrefix("s") {
+                                return "a read returned \"\(seen)\", which nobody stored"
+                            }
+                        case "set": store.value.token = "s\(thread)-\(iteration)"
+                        default: store.value.token = nil
+                        }
+                        return nil
+                    }
+                    let check: () -> String? = {
+                        // The values the pair's writers stored last; "start" if nobody wrote.
+                        var last: Set<String?> = []
+                        for operation in [pair.first, pair.second] {
+                            if operation == "set" { last.formUnion((0..<4).map { "s\($0)-149" }) }
+                            if operation == "clear" { last.insert(nil) }
+                        }
+                        if last.isEmpty { last = ["start"] }
+                        let final = store.value.token
+                        if last.contains(final) { return nil }
+                        return "after every thread had returned, token read \(final.map { "\"\($0)\"" } ?? "nil"); it must be what one of the last writes left (\(last.map { $0.map { "\"\($0)\"" } ?? "nil" }.sorted().joined(separator: " or ")))"
+                    }
+                    return (call, check)
+                }
+            }
+        }
+        judgeChild(result, "Every pair of get, set and clear at the same moment", ifItCrashed: Self.syncInsideSync)
+    }
+
+    @Test("two stores at once hold two tokens: a token set on one is never read from the other")
+    func twoStoresAtOnce() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                let one = Unchecked(TokenStore()), two = Unchecked(TokenStore())
+                one.value.token = "one"
+                if let seen = two.value.token {
+                    return "token was set to \"one\" on one store, and a second store then read \"\(seen)\". Each store keeps its own token: `cachedToken` is a stored property of the instance — no `static` storage, no global"
+                }
+                two.value.token = "two"
+                if let seen = one.value.token, seen != "one" {
+                    return "setting the token of a second store changed the first store's token to \"\(seen)\"; each store keeps its own"
+                }
+                // Both stores at once, from four threads: each store's readers see only its own tokens.
+                let problems = Tally<String>()
+                guard gatedThreads(threads: 4, iterations: 200, seconds: 3, { thread, iteration in
+                    let store = thread.isMultiple(of: 2) ? one : two, name = thread.isMultiple(of: 2) ? "one" : "two"
+                    if thread < 2 {
+                        store.value.token = "\(name)-\(iteration)"
+                    } else if let seen = store.value.token, !seen.hasPrefix(name) {
+                        problems.append("store \(name) read \"\(seen)\", a token set on the other store")
+                    }
+                }) else { return childTimedOut("two stores used by four threads did not finish within 3 s") }
+                if let problem = problems.all.first { return problem }
+                // One store's busy queue does not hold up the other.
+                guard let queue = queueProperty(of: one.value) else { return nil }
+                let release = Signal()
+                guard occupy(queue, until: release) else { return "a block the test put on a store's queue did not start within 2 s" }
+                defer { release.fire() }
+                guard finishes(within: 1, { two.value.token = "free"; _ = two.value.token }) else {
+                    return "setting and reading one store's token waited while another store's queue was busy: every store needs a queue of its own (an instance property, not a `static` one shared by all stores)"
+                }
+                return nil
+            }
+        }
+        judgeChild(result, "Two stores at once", ifItCrashed: Self.syncInsideSync)
+    }
+
+    @Test("a store let go while a set waits on its queue: the set finishes, and nothing traps")
+    func releasedWhileASetWaits() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 6) {
+                releasedWhileWorkWaits({ TokenStore() }, "token = \"late\"") { store in store.token = "late" }
+            }
+        }
+        judgeChild(
+            result, "Letting a store go while a set waits on its queue",
+            ifItCrashed: "If the setter queues its write with `async`, the block must keep the store alive (`self.`, strongly): with `[unowned self]` it runs after the store's last reference is gone, and reading that `unowned` reference traps. Otherwise: "
+                + Self.syncInsideSync)
+    }
+}

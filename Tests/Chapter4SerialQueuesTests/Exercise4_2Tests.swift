@@ -164,3 +164,92 @@ struct Exercise4_2Tests {
         judgeChild(result, "Four threads making 4 000 updates", ifItCrashed: Self.syncInsideSync)
     }
 }
+
+// The dimensions of issue 15: every pair of update and a get or set at once, and a transform that
+// uses another store. A get or a set is, by 4.1's contract, a block on the store's queue; the test
+// makes that block itself, so that these tests do not depend on exercise 4.1 (a wrong 4.1 would
+// otherwise fail here, and a wrong update would make the Thread Sanitizer blame TokenStore.swift).
+extension Exercise4_2Tests {
+    /// The operations the contract orders: `update`, and a get or set — a block on the store's queue.
+    static let operations = ["update", "get or set"]
+
+    @Test("every pair of update and a get or set at the same moment: no update is lost, nothing runs between an update's read and its write")
+    func everyPairAtOnce() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 8) {
+                guard queueProperty(of: TokenStore()) != nil else {
+                    return "TokenStore has no stored `queue` any more; keep `let queue`: 4.1's token and update must share it"
+                }
+                return runEveryPairAtOnce(Exercise4_2Tests.operations) { pair in
+                    let store = Unchecked(TokenStore())
+                    let queue = queueProperty(of: store.value)!
+                    // Counts what runs at once: transforms, and the test's blocks on the store's queue.
+                    let meter = ConcurrencyMeter()
+                    let calls = Tally<Void>()
+                    let call: @Sendable (String, Int, Int) -> String? = { operation, _, _ in
+                        if operation == "update" {
+                            store.value.update { current in
+                                meter.enter()
+                                defer { meter.leave() }
+                                calls.append(())
+                                return Exercise4_2Tests.addOne(current)
+                            }
+                        } else {
+                            queue.sync {
+                                meter.enter()
+                                meter.leave()
+                            }
+                        }
+                        return nil
+                    }
+                    let check: () -> String? = {
+                        if meter.maximum > 1 {
+                            return "a transform ran at the same time as another transform or a block on the store's queue (a get or a set). Read, transform and write in one block on `queue`: then nothing else of the store runs meanwhile"
+                        }
+                        let updates = [pair.first, pair.second].filter { $0 == "update" }.count * 2 * 150
+                        if calls.count != updates { return "\(updates) updates called transform \(calls.count) times; each must call it exactly once" }
+                        let final = Exercise4_2Tests.token(of: store.value).flatMap { Int($0) } ?? 0
+                        if final < updates { return "\(updates) updates that each add one left the counter at \(final): \(updates - final) were lost" }
+                        if final > updates { return "\(updates) updates that each add one, on a new store, left the counter at \(final): the store started from a token it never had — each store keeps its own" }
+                        return nil
+                    }
+                    return (call, check)
+                }
+            }
+        }
+        judgeChild(result, "Every pair of update and a get or set at the same moment", ifItCrashed: Self.syncInsideSync)
+    }
+
+    @Test("transform may use another store: its token, and its update")
+    func transformMayUseAnotherStore() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                let one = Unchecked(TokenStore()), two = Unchecked(TokenStore())
+                // One store's transform reads and updates the other store, as code that keeps two
+                // tokens in step would. With a lock or a queue shared by every store, the inner
+                // update waits for the outer one, forever.
+                guard finishes(within: 2, {
+                    one.value.update { _ in
+                        let other = Exercise4_2Tests.token(of: two.value)
+                        two.value.update { _ in "two" }
+                        return "one, after \(other ?? "nil")"
+                    }
+                }) else {
+                    return childTimedOut("an update of one store whose transform updates a second store did not return within 2 s. Each store has its own queue: a lock or a queue shared by every store (`static`) makes the second update wait for the first, which waits for it")
+                }
+                let first = Exercise4_2Tests.token(of: one.value), second = Exercise4_2Tests.token(of: two.value)
+                if first != "one, after nil" || second != "two" {
+                    return "after one store's transform updated a second store, the stores hold \(first ?? "nil") and \(second ?? "nil"); expected \"one, after nil\" and \"two\" — each store keeps its own token"
+                }
+                return nil
+            }
+        }
+        judgeChild(result, "An update whose transform updates another store", ifItCrashed: Self.syncInsideSync)
+    }
+}

@@ -225,3 +225,122 @@ struct Exercise4_3Tests {
         judgeChild(result, "Two threads writing in turns", ifItCrashed: Self.syncInsideSync, ifItHung: Self.waitsForItself)
     }
 }
+
+// The dimensions of issue 15: every pair of reading, writing and removing, two caches at once, and
+// a cache released while work waits on its queue.
+extension Exercise4_3Tests {
+    /// The cache's operations, as the pair test names them.
+    static let operations = ["value", "setValue", "remove"]
+
+    // Two reads really overlap, on four threads. A pair with a write takes turns (``Turns``) that only
+    // the cache can order, as the chapter's other tests do: a write that really overlaps another
+    // access without exclusion can free the table the other is using (copy-on-write) and crash the
+    // child before the Thread Sanitizer says anything — also for a design the sanitizer believes
+    // (a barrier on a global queue); in turns, every unguarded access is reported, every run.
+    @Test("every pair of value, setValue and removal: two reads at the same moment, a write in turns only the cache orders")
+    func everyPairAtOnce() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 8) {
+                guard #available(macOS 15.0, *) else { return nil }
+                return runEveryPairAtOnce(Exercise4_3Tests.operations) { pair in
+                    // Short keys and values (stored inline), every key there before the threads start.
+                    let cache = Unchecked(SettingsCache())
+                    let keys = (0..<8).map { "k\($0)" }
+                    for key in keys { cache.value.setValue("start", forKey: key) }
+                    let withWrite = pair.first != "value" || pair.second != "value"
+                    let turns = Turns()
+                    let call: @Sendable (String, Int, Int) -> String? = { operation, thread, iteration in
+                        // In a pair with a write, threads 0 (the first operation) and 1 (the second) take
+                        // turns; the other two sit this pair out.
+                        var turn: Int?
+                        if withWrite {
+                            guard thread < 2 else { return nil }
+                            turn = 2 * iteration + thread
+                            guard turns.wait(for: turn!) else { return childTimedOut("turn \(turn!) never came") }
+                        }
+                        defer { if let turn { turns.pass(to: turn + 1) } }
+                        let key = keys[(iteration + thread * 4) % keys.count]
+                        switch operation {
+                        case "value":
+                            if let seen = cache.value.value(forKey: key), seen != "start", !seen.hasPrefix("w") {
+                                return "value(forKey: \"\(key)\") returned \"\(seen)\", which nobody stored"
+                            }
+                        case "setValue": cache.value.setValue("w\(iteration)", forKey: key)
+                        default: cache.value.setValue(nil, forKey: key)
+                        }
+                        return nil
+                    }
+                    let check: () -> String? = {
+                        // Every key holds what some write left: "start", "w…", or nothing.
+                        for key in keys {
+                            if let value = cache.value.value(forKey: key), value != "start", !value.hasPrefix("w") {
+                                return "after every thread had returned, \(key) holds \"\(value)\", which nobody stored"
+                            }
+                        }
+                        return nil
+                    }
+                    return (call, check)
+                }
+            }
+        }
+        judgeChild(result, "Every pair of value, setValue and removal", ifItCrashed: Self.syncInsideSync, ifItHung: Self.waitsForItself)
+    }
+
+    @Test("two caches at once keep two sets of values, and one cache's write does not hold up the other")
+    func twoCachesAtOnce() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                let one = Unchecked(SettingsCache()), two = Unchecked(SettingsCache())
+                one.value.setValue("dark", forKey: "theme")
+                if let seen = two.value.value(forKey: "theme") {
+                    return "setValue(\"dark\", forKey: \"theme\") on one cache, and a second cache then read \"\(seen)\" for theme. Each cache keeps its own values: `storage` is a stored property of the instance — no `static` storage, no global"
+                }
+                two.value.setValue("light", forKey: "theme")
+                if one.value.value(forKey: "theme") != "dark" {
+                    return "a write to a second cache changed the first cache's theme to \(one.value.value(forKey: "theme") ?? "nil"); each cache keeps its own values"
+                }
+                // One cache's queue held by a write (a barrier) does not hold up the other cache.
+                guard let queue = queueProperty(of: one.value) else { return nil }
+                let release = Signal(), holding = Signal()
+                startThread {
+                    queue.sync(flags: .barrier) {
+                        holding.fire()
+                        _ = release.happens(within: 3)
+                    }
+                }
+                guard holding.happens(within: 2) else { return "a barrier the test put on a cache's queue did not start within 2 s" }
+                defer { release.fire() }
+                guard finishes(within: 1, { two.value.setValue("blue", forKey: "accent"); _ = two.value.value(forKey: "accent") }) else {
+                    return "writing and reading one cache waited while another cache's queue ran a write: every cache needs a queue of its own (an instance property, not a `static` one shared by all caches)"
+                }
+                return nil
+            }
+        }
+        judgeChild(result, "Two caches at once", ifItCrashed: Self.syncInsideSync, ifItHung: Self.waitsForItself)
+    }
+
+    @Test("a cache let go while a write waits on its queue: the write finishes, and nothing traps")
+    func releasedWhileAWriteWaits() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 6) {
+                releasedWhileWorkWaits({ SettingsCache() }, "setValue(\"late\", forKey: \"mode\")") { cache in
+                    cache.setValue("late", forKey: "mode")
+                }
+            }
+        }
+        judgeChild(
+            result, "Letting a cache go while a write waits on its queue",
+            ifItCrashed: "If the write is queued with `async`, the block must keep the cache alive (`self.`, strongly): with `[unowned self]` it runs after the cache's last reference is gone, and reading that `unowned` reference traps. Otherwise: "
+                + Self.syncInsideSync,
+            ifItHung: Self.waitsForItself)
+    }
+}

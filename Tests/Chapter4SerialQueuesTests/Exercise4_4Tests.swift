@@ -287,3 +287,184 @@ struct Exercise4_4Tests {
 final class LogHolder: @unchecked Sendable {
     var log: EventLog?
 }
+
+// The dimensions of issue 15: every pair of record and flush at once, two logs at once, a write
+// that calls back in (same thread, another thread) or blocks for long, and a log released while
+// records wait on its queue.
+extension Exercise4_4Tests {
+    /// The log's operations, as the pair test names them.
+    static let operations = ["record", "flush"]
+
+    @Test("every pair of record and flush at the same moment: every event comes back exactly once, in full batches")
+    func everyPairAtOnce() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 8) {
+                runEveryPairAtOnce(Exercise4_4Tests.operations) { pair in
+                    let written = Tally<[String]>(), flushed = Tally<[String]>()
+                    let log = Unchecked(EventLog(capacity: 4) { written.append($0) })
+                    let recorded = Tally<String>()
+                    let call: @Sendable (String, Int, Int) -> String? = { operation, thread, iteration in
+                        if operation == "record" {
+                            log.value.record("\(thread)-\(iteration)")
+                            recorded.append("\(thread)-\(iteration)")
+                        } else {
+                            flushed.append(log.value.flush())
+                        }
+                        return nil
+                    }
+                    let check: () -> String? = {
+                        if let problem = Exercise4_4Tests.batchProblem(written.all, capacity: 4) { return problem }
+                        let all = Array(written.all.joined()) + Array(flushed.all.joined()) + log.value.flush()
+                        let expected = recorded.all
+                        if all.count == expected.count && Set(all) == Set(expected) { return nil }
+                        return "\(expected.count) events were recorded, but write and the flushes gave back \(all.count) (\(Set(all).count) different ones); each event must come back exactly once"
+                    }
+                    return (call, check)
+                }
+            }
+        }
+        judgeChild(result, "Every pair of record and flush at the same moment", ifItCrashed: Self.syncInsideSync)
+    }
+
+    @Test("two logs at once keep their own events, and one log's write may record into the other")
+    func twoLogsAtOnce() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                let holder = LogHolder()
+                let writtenOne = Tally<[String]>(), writtenTwo = Tally<[String]>()
+                let two = Unchecked(EventLog(capacity: 2) { writtenTwo.append($0) })
+                // One log's write records a note into the other, as a log that reports on itself might.
+                holder.log = EventLog(capacity: 2) { batch in
+                    writtenOne.append(batch)
+                    two.value.record("one wrote \(batch.count)")
+                }
+                guard let log = holder.log else { return nil }
+                let one = Unchecked(log)
+                one.value.record("a")
+                two.value.record("x")
+                one.value.record("b")
+                if writtenOne.all != [["a", "b"]] {
+                    return "a log of capacity 2 got a, then (another log got x), then b; its write got \(writtenOne.all), expected [[a, b]]. Each log keeps its own buffer: a stored property of the instance — no `static` buffer, no global"
+                }
+                if writtenTwo.all != [["x", "one wrote 2"]] {
+                    return "the first log's write recorded \"one wrote 2\" into a second log that held x; the second log's write got \(writtenTwo.all), expected [[x, one wrote 2]]"
+                }
+                // Both logs from four threads at once: each log's batches hold only its own events.
+                guard gatedThreads(threads: 4, iterations: 200, seconds: 3, { thread, iteration in
+                    (thread.isMultiple(of: 2) ? one : two).value.record("\(thread)-\(iteration)")
+                }) else { return childTimedOut("two logs recorded into by four threads did not finish within 3 s") }
+                let oneEvents = writtenOne.all.dropFirst().joined() + one.value.flush()
+                if let stranger = oneEvents.first(where: { !$0.hasPrefix("0-") && !$0.hasPrefix("2-") }) {
+                    return "the first log gave back \"\(stranger)\", an event recorded into the second; each log keeps its own buffer"
+                }
+                return nil
+            }
+        }
+        judgeChild(result, "Two logs at once", ifItCrashed: Self.syncInsideSync, ifItHung: Self.writeWhileHeld)
+    }
+
+    @Test("write may flush the log, on its own thread and by waiting for another thread that does")
+    func writeMayFlush() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                for onAnotherThread in [false, true] {
+                    let holder = LogHolder()
+                    let written = Tally<[String]>(), flushedInWrite = Tally<[String]>()
+                    holder.log = EventLog(capacity: 2) { batch in
+                        written.append(batch)
+                        if onAnotherThread {
+                            let done = Signal()
+                            startThread {
+                                flushedInWrite.append(holder.log?.flush() ?? [])
+                                done.fire()
+                            }
+                            // Longer than the child's bound: a flush that cannot get in hangs the child.
+                            _ = done.happens(within: 10)
+                        } else {
+                            flushedInWrite.append(holder.log?.flush() ?? [])
+                        }
+                    }
+                    holder.log?.record("a")
+                    holder.log?.record("b")
+                    let rest = holder.log?.flush() ?? []
+                    let how = onAnotherThread ? "waited for another thread's flush()" : "called flush()"
+                    if written.all != [["a", "b"]] || flushedInWrite.all != [[]] || !rest.isEmpty {
+                        return "a write that \(how) got \(written.all); that flush returned \(flushedInWrite.all.first.map { "\($0)" } ?? "nothing") and a flush afterwards \(rest); expected [[a, b]], then [] (the batch was already taken out), then []"
+                    }
+                }
+                return nil
+            }
+        }
+        judgeChild(result, "A write(_:) that flushes its own log", ifItCrashed: Self.syncInsideSync
+                       + " Here `write` itself calls `flush`: call `write` only after `queue.sync` has returned.",
+                   ifItHung: Self.writeWhileHeld)
+    }
+
+    // A log that keeps its queue (or lock) while `write` runs, but waits for it with a timeout and
+    // goes on anyway, lets the other threads in only when the timeout ends: the write here blocks for
+    // 1.5 s, longer than any such timeout a learner would pick, and every other call must return long
+    // before.
+    @Test("a write that blocks for long does not hold up the other threads' record and flush")
+    func writeBlockingForLong() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 5) {
+                let inWrite = Signal(), release = Signal()
+                let log = Unchecked(EventLog(capacity: 2) { _ in
+                    inWrite.fire()
+                    _ = release.happens(within: 1.5)
+                })
+                startThread {
+                    log.value.record("a")
+                    log.value.record("b")
+                }
+                guard inWrite.happens(within: 2) else { return childTimedOut("the record that filled a log of capacity 2 did not call write within 2 s") }
+                defer { release.fire() }
+                let started = DispatchTime.now()
+                guard finishes(within: 1.4, { log.value.record("c"); _ = log.value.flush() }) else {
+                    return "while one thread's write was running (for 1.5 s), another thread's record and flush did not return within 1.4 s: the log still held its queue (or lock) during write — or waited for it with a timeout and went on only when that ran out. Call write after the log has let go of its queue."
+                }
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+                if seconds > 0.5 {
+                    return "while one thread's write was running, another thread's record and flush took \(String(format: "%.1f", seconds)) s: they waited for the queue (or lock) the write's caller held — perhaps with a timeout that ran out. Call write after the log has let go of its queue."
+                }
+                return nil
+            }
+        }
+        judgeChild(result, "Recording and flushing while a write blocks for long", ifItCrashed: Self.syncInsideSync, ifItHung: Self.writeWhileHeld)
+    }
+
+    @Test("a log let go while records wait on its queue: every waiting record writes its batch, and nothing traps")
+    func releasedWhileRecordsWait() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 6) {
+                let written = Tally<[String]>()
+                if let problem = releasedWhileWorkWaits({ EventLog(capacity: 1) { written.append($0) } }, "record(\"late\")", { log in
+                    log.record("late")
+                }) { return problem }
+                // A fresh log, a used one and the held one: one "late" batch from each record made (a log
+                // built on a lock has no queue to hold, and only the used one records).
+                let records = queueProperty(of: EventLog(capacity: 1) { _ in }) == nil ? 1 : 2
+                if written.all.count != records || !written.all.allSatisfy({ $0 == ["late"] }) {
+                    return "\(records) records into logs of capacity 1, the last one waiting while its log was let go, wrote \(written.all); expected one [late] batch each"
+                }
+                return nil
+            }
+        }
+        judgeChild(result, "Letting a log go while a record waits on its queue", ifItCrashed: Self.syncInsideSync)
+    }
+}

@@ -95,3 +95,106 @@ struct Exercise4_5Tests {
         judgeChild(result, "A writer and a reader taking turns", ifItCrashed: Self.readsItself)
     }
 }
+
+// The dimensions of issue 15: every pair of get and set at once, two tokens at once, and a token
+// released while a set waits on its queue.
+extension Exercise4_5Tests {
+    /// The token's operations, as the pair test names them.
+    static let operations = ["get", "set"]
+
+    /// A 15-byte token (Swift keeps it inline) whose two halves both say who stored it: a read that
+    /// mixes two sets — the first eight bytes of one and the rest of another — does not match itself.
+    static func token(_ thread: Int, _ iteration: Int) -> String {
+        let number = String(iteration + 1_000_000 * (thread + 1)).suffix(7)
+        return "\(number)-\(number)"
+    }
+
+    /// Whether `token` is one ``token(_:_:)`` made, not a mix of two.
+    static func isWhole(_ token: String) -> Bool {
+        let halves = token.split(separator: "-")
+        return halves.count == 2 && halves[0] == halves[1]
+    }
+
+    @Test("every pair of get and set at the same moment: reads see only whole tokens that were set, and a last set wins")
+    func everyPairAtOnce() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 8) {
+                runEveryPairAtOnce(Exercise4_5Tests.operations) { pair in
+                    let holder = Unchecked(AuthToken(token: "first"))
+                    let call: @Sendable (String, Int, Int) -> String? = { operation, thread, iteration in
+                        if operation == "set" {
+                            holder.value.token = Exercise4_5Tests.token(thread, iteration)
+                        } else {
+                            let seen = holder.value.token
+                            if seen != "first", !Exercise4_5Tests.isWhole(seen) {
+                                return "a read returned \"\(seen)\", which nobody set — a mix of two tokens being set at that moment"
+                            }
+                        }
+                        return nil
+                    }
+                    let check: () -> String? = {
+                        let last: Set<String> = pair.first == "set" || pair.second == "set"
+                            ? Set((0..<4).map { Exercise4_5Tests.token($0, 149) }) : ["first"]
+                        let final = holder.value.token
+                        // Only the threads that set count: the others' names are in `last` but never stored.
+                        if last.contains(final) { return nil }
+                        return "after every thread had returned, token read \"\(final)\"; it must be the last value one of the setting threads stored"
+                    }
+                    return (call, check)
+                }
+            }
+        }
+        judgeChild(result, "Every pair of get and set at the same moment", ifItCrashed: Self.readsItself)
+    }
+
+    @Test("two tokens at once: a token set on one is never read from the other")
+    func twoTokensAtOnce() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                let one = Unchecked(AuthToken(token: "one")), two = Unchecked(AuthToken(token: "two"))
+                let first = one.value.token
+                if first != "one" {
+                    return "AuthToken(token: \"one\") read \"\(first)\" after a second AuthToken(token: \"two\") was made. Each AuthToken keeps its own token: `cachedToken` is a stored property of the instance — no `static` storage, no global"
+                }
+                one.value.token = "one again"
+                let second = two.value.token
+                if second != "two" {
+                    return "setting one AuthToken to \"one again\" made a second one read \"\(second)\"; each keeps its own token"
+                }
+                let problems = Tally<String>()
+                guard gatedThreads(threads: 4, iterations: 200, seconds: 3, { thread, iteration in
+                    let holder = thread.isMultiple(of: 2) ? one : two, name = thread.isMultiple(of: 2) ? "one" : "two"
+                    if thread < 2 {
+                        holder.value.token = "\(name)-\(iteration)"
+                    } else if !holder.value.token.hasPrefix(name) {
+                        problems.append("AuthToken \(name) read \"\(holder.value.token)\", a token set on the other")
+                    }
+                }) else { return childTimedOut("two AuthTokens used by four threads did not finish within 3 s") }
+                return problems.all.first
+            }
+        }
+        judgeChild(result, "Two AuthTokens at once", ifItCrashed: Self.readsItself)
+    }
+
+    @Test("an AuthToken let go while a set waits on its queue: the set finishes, and nothing traps")
+    func releasedWhileASetWaits() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 6) {
+                releasedWhileWorkWaits({ AuthToken(token: "first") }, "token = \"late\"") { holder in holder.token = "late" }
+            }
+        }
+        judgeChild(
+            result, "Letting an AuthToken go while a set waits on its queue",
+            ifItCrashed: "If the setter queues its write with `async`, the block must keep the AuthToken alive (`self.`, strongly): with `[unowned self]` it runs after the AuthToken's last reference is gone, and reading that `unowned` reference traps. Otherwise: "
+                + Self.readsItself)
+    }
+}
