@@ -386,3 +386,82 @@ final class NextIndex: @unchecked Sendable {
         return next - 1
     }
 }
+
+// MARK: - Every pair of operations at the same moment
+
+extension CompletionDimensions {
+    /// The operations the overlap test pairs: a new call, and a callback of an earlier call.
+    static let operations = ["a call", "a callback"]
+
+    /// overlap: the two operations of `pair` at the same moment, from 2 gated threads each, 100 times
+    /// each — every call given 2 pieces that park their callbacks; the callbacks a "callback" thread
+    /// makes belong to calls made before the gate. Then every callback still parked is made, and
+    /// each call must run completion exactly once, on `queue`. Records every failure itself.
+    static func everyPairAtOnce(_ call: CompletionCall, _ pair: OperationPair, sourceLocation: SourceLocation = #_sourceLocation) {
+        let target = TestQueue()
+        let iterations = 100
+        let callbackThreads = [pair.first, pair.second].filter { $0 == "a callback" }.count * 2
+        let callThreads = 4 - callbackThreads
+        let completions = Tally<(call: Int, onQueue: Bool)>(), arrived = DispatchSemaphore(value: 0)
+        let calls = NextIndex()
+        let total = callbackThreads * iterations / 2 + callThreads * iterations
+        let parked = Tally<Unchecked<() -> Void>>()
+        let start: @Sendable () -> Void = {
+            guard let index = calls.take(below: total) else { return }
+            let park: Piece = { done in parked.append(Unchecked(done)) }
+            call.start([park, park], target.queue) {
+                completions.append((index, target.isCurrent))
+                arrived.signal()
+            }
+        }
+        // The calls whose callbacks the "callback" threads make.
+        let early = callbackThreads * iterations / 2
+        let made: Void? = bounded("\(early) calls of \(call.name(2)) with \(call.piece) that had not called back yet,", sourceLocation: sourceLocation) {
+            for _ in 0..<early { start() }
+        }
+        guard made != nil else { return }
+        let earlyCallbacks = Unchecked(parked.all.map(\.value))
+        guard earlyCallbacks.value.count == 2 * early else {
+            Issue.record("\(early) calls of \(call.name(2)) started \(earlyCallbacks.value.count) pieces of \(call.piece); each must start both", sourceLocation: sourceLocation)
+            return
+        }
+        let nextEarly = NextIndex()
+        guard overlap(pair, threads: 2, iterations: iterations, seconds: 5, sourceLocation: sourceLocation, { operation, _, _ in
+            if operation == "a call" {
+                start()
+            } else if let index = nextEarly.take(below: earlyCallbacks.value.count) {
+                earlyCallbacks.value[index]()
+            }
+        }) else { return }
+        // The callbacks of the calls made during the overlap, from 4 threads at once.
+        let late = Unchecked(Array(parked.all.dropFirst(2 * early)).map(\.value))
+        guard late.value.count == 2 * (total - early) else {
+            Issue.record("\(total - early) calls of \(call.name(2)) made while \(pair.testDescription) ran started \(late.value.count) pieces of \(call.piece); each must start both", sourceLocation: sourceLocation)
+            return
+        }
+        let nextLate = NextIndex()
+        guard runConcurrently(threads: 4, iterations: (late.value.count + 3) / 4, "making the callbacks of the calls made during the overlap",
+                              seconds: 5, sourceLocation: sourceLocation, { _, _ in
+            if let index = nextLate.take(below: late.value.count) { late.value[index]() }
+        }) else { return }
+        let deadline = DispatchTime.now() + 2
+        for _ in 0..<total where arrived.wait(timeout: deadline) == .timedOut {
+            recordTimeout("\(pair.testDescription) at the same moment: \(total - completions.count) of \(total) calls of \(call.name(2)) did not run completion within 2 s of their last callback",
+                          sourceLocation: sourceLocation)
+            return
+        }
+        guard drain(target, "after the completions", sourceLocation: sourceLocation) else { return }
+        var runs = [Int](repeating: 0, count: total)
+        for seen in completions.all { runs[seen.call] += 1 }
+        let twice = runs.filter { $0 > 1 }.count
+        if twice > 0 {
+            Issue.record(Comment(rawValue: "with \(pair.testDescription) at the same moment (from 2 threads each), \(twice) of \(total) calls of \(call.name(2)) ran completion more than once; each must run it exactly once, after its own two callbacks."),
+                         sourceLocation: sourceLocation)
+        }
+        let offQueue = completions.all.filter { !$0.onQueue }.count
+        if offQueue > 0 {
+            Issue.record(Comment(rawValue: "with \(pair.testDescription) at the same moment, \(offQueue) completions ran on another thread or queue than the `queue` passed in."),
+                         sourceLocation: sourceLocation)
+        }
+    }
+}

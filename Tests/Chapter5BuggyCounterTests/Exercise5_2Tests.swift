@@ -183,4 +183,9 @@ struct Exercise5_2Tests {
         }
         judgeChild(result, "performAll with one callback held back 1.6 s", ifItCrashed: Self.trapAdvice)
     }
+
+    @Test("every pair of operations at the same moment: new calls, callbacks of earlier calls", arguments: OperationPair.every(of: CompletionDimensions.operations))
+    func everyPairAtOnce(_ pair: OperationPair) {
+        CompletionDimensions.everyPairAtOnce(Self.call, pair)
+    }
 }

@@ -167,4 +167,9 @@ struct Exercise5_3Tests {
         }
         judgeChild(result, "runAll with one function's callback held back 1.6 s", ifItCrashed: Self.trapAdvice)
     }
+
+    @Test("every pair of operations at the same moment: new calls, callbacks of earlier calls", arguments: OperationPair.every(of: CompletionDimensions.operations))
+    func everyPairAtOnce(_ pair: OperationPair) {
+        CompletionDimensions.everyPairAtOnce(Self.call, pair)
+    }
 }
