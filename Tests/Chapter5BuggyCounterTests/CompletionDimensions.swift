@@ -236,7 +236,10 @@ final class WatchedRun: @unchecked Sendable {
             guard releaseHeld() else { return childTimedOut("\(name): the callbacks did not return within 2 s; something in them blocks.") }
         }
         guard firstCompletion() else {
-            return childTimedOut("\(name) did not run completion within 2 s of the last callback.")
+            let nested = styles.contains(.nested)
+                ? " While one call waits, another call of the same function must still complete: each call counts its own pieces (a count shared by every call — a global, a `static var` — waits for the other call's pieces too), and nothing in it may wait for `queue` or hold a lock while it calls the pieces."
+                : ""
+            return childTimedOut("\(name) did not run completion within 2 s of the last callback." + nested)
         }
         guard drained(handed) else { return childTimedOut("\(name): `queue` stayed busy; something sent to it blocks it.") }
         return problem()
