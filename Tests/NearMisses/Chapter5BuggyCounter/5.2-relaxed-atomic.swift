@@ -10,7 +10,7 @@ public func performAll(
     completion: @escaping () -> Void
 ) {
     guard times > 0 else {
-        queue.async(execute: completion)
+        queue.async { completion() }
         return
     }
     final class Remaining: Sendable {
@@ -21,7 +21,7 @@ public func performAll(
     for _ in 0..<times {
         work {
             if remaining.count.subtract(1, ordering: .relaxed).newValue == 0 {
-                queue.async(execute: completion)
+                queue.async { completion() }
             }
         }
     }

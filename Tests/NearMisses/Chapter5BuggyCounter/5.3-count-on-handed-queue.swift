@@ -1,4 +1,4 @@
-// near-miss race: each callback sends its decrement to the queue that was handed in — one block at a time only if `queue` is serial; on a concurrent queue the blocks change `remaining` at the same time.
+// near-miss race: the count is kept "on" the queue that was handed in, with `queue.sync` — which guards nothing when `queue` is concurrent: functions calling back from several threads change `remaining` at the same time.
 import Dispatch
 
 /// A block with no arguments.
@@ -15,10 +15,11 @@ public func runAll(_ functions: [FunctionWithCallback], queue: DispatchQueue, co
     var remaining = functions.count
     for function in functions {
         function {
-            queue.async {
+            let finished = queue.sync { () -> Bool in
                 remaining -= 1
-                if remaining == 0 { completion() }
+                return remaining == 0
             }
+            if finished { queue.async(execute: completion) }
         }
     }
 }

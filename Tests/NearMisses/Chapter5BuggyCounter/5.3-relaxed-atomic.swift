@@ -10,7 +10,7 @@ public typealias FunctionWithCallback = (@escaping Block) -> Void
 /// Runs `functions` and calls `completion` on `queue` once all of them have called back.
 public func runAll(_ functions: [FunctionWithCallback], queue: DispatchQueue, completion: @escaping Block) {
     guard !functions.isEmpty else {
-        queue.async(execute: completion)
+        queue.async { completion() }
         return
     }
     final class Remaining: Sendable {
@@ -21,7 +21,7 @@ public func runAll(_ functions: [FunctionWithCallback], queue: DispatchQueue, co
     for function in functions {
         function {
             if remaining.count.subtract(1, ordering: .relaxed).newValue == 0 {
-                queue.async(execute: completion)
+                queue.async { completion() }
             }
         }
     }
