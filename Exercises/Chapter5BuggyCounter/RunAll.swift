@@ -13,6 +13,9 @@ import Dispatch
 //   is sent there asynchronously: never called from inside `runAll`, nor with `queue.sync`.
 // - An empty list has nothing to wait for: `completion` is sent to `queue` at once — still once,
 //   still asynchronously, exactly as it arrives for a non-empty list (never called inline).
+// - `queue` may be serial or concurrent, or the very queue the caller runs on. `completion` sees
+//   everything each function did before calling back. Calls made at the same time, or from a
+//   completion, each wait for their own functions only.
 //
 // This attempt is the book's counter with its faults fixed: the count lives on a serial queue (no
 // race), starts at `functions.count` before any function runs (no early zero), and each callback

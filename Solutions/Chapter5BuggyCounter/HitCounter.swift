@@ -8,6 +8,7 @@ import Dispatch
 //   calls leave `value` at 4 000. It is synchronous: its hit is counted by the time it returns.
 // - `value` may be read on any thread while others call `increment()`; on one thread, successive
 //   reads never go down.
+// - Each counter keeps its own count, and may be released as soon as its last call has returned.
 
 /// Counts hits from any number of threads.
 public final class HitCounter {

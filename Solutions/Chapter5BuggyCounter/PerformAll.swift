@@ -11,6 +11,9 @@ import Dispatch
 //   sent there asynchronously: never called from inside `performAll`, nor with `queue.sync`.
 // - `times: 0` has nothing to wait for: `completion` is sent to `queue` at once — still once,
 //   still asynchronously.
+// - `queue` may be serial or concurrent, or the very queue the caller runs on. `completion` sees
+//   everything each callback's work did before calling back. Calls made at the same time, or from
+//   a completion, each wait for their own work only.
 
 /// Calls `work` `times` times and runs `completion` on `queue` once every call has called back.
 public func performAll(

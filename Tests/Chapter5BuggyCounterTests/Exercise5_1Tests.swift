@@ -81,4 +81,101 @@ struct Exercise5_1Tests {
         }
         judgeChild(result, "2 threads read value while 2 others called increment()", ifItCrashed: Self.trapAdvice)
     }
+
+    // MARK: - Dimensions (issue 15; chapter.json says which test covers which)
+
+    /// HitCounter's public operations, as the overlap test pairs them.
+    static let operations = ["increment()", "value"]
+
+    @Test("every pair of operations at the same moment", arguments: OperationPair.every(of: Self.operations).map { [$0.first, $0.second] })
+    func everyPairAtOnce(_ pair: [String]) async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) { [pair] in
+            runInChild(seconds: 4) {
+                let counter = Unchecked(HitCounter())
+                // Each thread notes only its own last read; they are looked at after all have finished.
+                let lastRead = Unchecked(UnsafeMutablePointer<Int>.allocate(capacity: 4))
+                lastRead.value.initialize(repeating: 0, count: 4)
+                let backwards = Tally<(Int, Int)>()
+                let iterations = 300
+                guard gatedThreads(threads: 4, iterations: iterations, seconds: 3, { thread, _ in
+                    if pair[thread % 2] == "increment()" {
+                        counter.value.increment()
+                    } else {
+                        let seen = counter.value.value
+                        if seen < lastRead.value[thread] { backwards.append((lastRead.value[thread], seen)) }
+                        lastRead.value[thread] = seen
+                    }
+                }) else { return childTimedOut("\(pair[0]) and \(pair[1]), each on 2 threads at the same moment, did not finish within 3 s; something they call blocks.") }
+                if let (first, second) = backwards.all.first {
+                    return "value went backwards while \(pair[0]) and \(pair[1]) ran at the same moment: one thread read \(first), then \(second)"
+                }
+                let incrementing = (0..<4).filter { pair[$0 % 2] == "increment()" }.count
+                let total = counter.value.value
+                if total != incrementing * iterations {
+                    return "\(incrementing) threads × \(iterations) increment() calls (\(pair[0]) and \(pair[1]) at the same moment) gave value \(total); it must be \(incrementing * iterations)"
+                }
+                return nil
+            }
+        }
+        judgeChild(result, "\(pair[0]) and \(pair[1]) at the same moment, each from 2 threads", ifItCrashed: Self.trapAdvice)
+    }
+
+    @Test("two counters at once keep their own counts")
+    func twoCountersAtOnce() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                let first = HitCounter(), second = HitCounter()
+                for _ in 0..<3 { first.increment() }
+                for _ in 0..<2 { second.increment() }
+                let shared = "Each HitCounter must keep its own count: a `static var` (or a global) is one count shared by every counter."
+                if first.value != 3 || second.value != 2 {
+                    return "two counters, one incremented 3 times and the other twice, read \(first.value) and \(second.value); they must read 3 and 2. \(shared)"
+                }
+                let counters = Unchecked((first, second))
+                guard gatedThreads(threads: 4, iterations: 250, seconds: 3, { thread, _ in
+                    if thread < 2 { counters.value.0.increment() } else { counters.value.1.increment() }
+                }) else { return childTimedOut("two counters incremented from 2 threads each did not finish within 3 s; something increment() calls blocks.") }
+                if first.value != 503 || second.value != 502 {
+                    return "two counters, each incremented 500 more times by 2 threads of its own at the same moment, read \(first.value) and \(second.value); they must read 503 and 502. \(shared)"
+                }
+                return nil
+            }
+        }
+        judgeChild(result, "two HitCounters used at the same time", ifItCrashed: Self.trapAdvice)
+    }
+
+    @Test("a counter may be released at any time: new, right after increment(), on another thread than its users")
+    func releasedAnyTime() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 4) {
+                for _ in 0..<200 { _ = HitCounter() }
+                // Released the moment increment() returns: whatever increment() left for later
+                // must not need the counter any more.
+                for _ in 0..<200 {
+                    let counter = HitCounter()
+                    counter.increment()
+                }
+                let counters = Unchecked((0..<8).map { _ in HitCounter() })
+                guard gatedThreads(threads: 4, iterations: 50, seconds: 2, { thread, _ in
+                    counters.value[2 * thread].increment()
+                    counters.value[2 * thread + 1].increment()
+                }) else { return childTimedOut("8 counters incremented from 4 threads did not finish within 2 s; something increment() calls blocks.") }
+                let values = counters.value.map(\.value)
+                if values != Array(repeating: 50, count: 8) {
+                    return "8 counters, each incremented 50 times by one thread, read \(values); each must read 50"
+                }
+                return nil
+            }
+        }
+        judgeChild(result, "releasing HitCounters right after making them, right after increment(), and after other threads used them", ifItCrashed: "A trap when a counter is released usually means work left for later (a `queue.async` block) reaches a counter that is already gone — an `unowned self` in it, say. A block that needs the counter must keep it (capture `self` strongly), or `increment()` must finish its work before it returns.")
+    }
 }

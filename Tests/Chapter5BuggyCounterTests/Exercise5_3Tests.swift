@@ -116,4 +116,60 @@ struct Exercise5_3Tests {
             runAll([park, park], queue: queue, completion: completion)
         }
     }
+
+    // MARK: - Dimensions (issue 15; chapter.json says which test covers which)
+
+    /// runAll as the dimension tests call it.
+    static let call = CompletionCall(name: { "runAll(<\($0) functions>, …)" }, piece: "function") { pieces, queue, completion in
+        runAll(pieces, queue: queue, completion: completion)
+    }
+
+    @Test("`queue` serial, concurrent, or the caller's own: completion once, on it, after every callback", arguments: HandedQueue.allCases.map(\.rawValue))
+    func everyHandedQueue(_ form: String) async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) { [form] in
+            runInChild(seconds: 8) { CompletionDimensions.scenarios(Self.call, on: HandedQueue(rawValue: form)!) }
+        }
+        judgeChild(result, "runAll with `queue` \(HandedQueue(rawValue: form)!.testDescription)", ifItCrashed: Self.trapAdvice)
+    }
+
+    @Test("completion sees what every function's callback wrote before calling back", arguments: HandedQueue.allCases.map(\.rawValue))
+    func completionSeesTheCallbacksWork(_ form: String) async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) { [form] in
+            runInChild(seconds: 4) { CompletionDimensions.callbackWorkIsVisible(Self.call, on: HandedQueue(rawValue: form)!) }
+        }
+        judgeChild(result, "completion read what each function's thread wrote just before calling back (`queue`: \(HandedQueue(rawValue: form)!.testDescription)). Nothing but runAll orders those writes before completion: the last callback must see every other callback's work — a DispatchGroup, a lock or a serial queue does; a `.relaxed` atomic count does not (see \"Bug one: the race\" in the lesson)", ifItCrashed: Self.trapAdvice)
+    }
+
+    @Test("two calls at once keep their own counts, and a call started from a completion completes")
+    func twoCallsAtOnce() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 8) { CompletionDimensions.twoCallsAtOnce(Self.call) }
+        }
+        judgeChild(result, "two calls of runAll at once, and a third started from the first one's completion", ifItCrashed: Self.trapAdvice)
+    }
+
+    @Test("a function whose callback takes 1.6 s: completion waits for it")
+    func waitsForASlowCallback() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 8) { CompletionDimensions.waitsForASlowCallback(Self.call) }
+        }
+        judgeChild(result, "runAll with one function's callback held back 1.6 s", ifItCrashed: Self.trapAdvice)
+    }
+
+    @Test("every pair of operations at the same moment: new calls, callbacks of earlier calls", arguments: OperationPair.every(of: CompletionDimensions.operations))
+    func everyPairAtOnce(_ pair: OperationPair) {
+        CompletionDimensions.everyPairAtOnce(Self.call, pair)
+    }
 }

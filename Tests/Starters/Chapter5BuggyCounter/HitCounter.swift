@@ -6,6 +6,7 @@
 //   calls leave `value` at 4 000. It is synchronous: its hit is counted by the time it returns.
 // - `value` may be read on any thread while others call `increment()`; on one thread, successive
 //   reads never go down.
+// - Each counter keeps its own count, and may be released as soon as its last call has returned.
 //
 // Every member must be safe to call from any thread at any time, and the count must be exact.
 

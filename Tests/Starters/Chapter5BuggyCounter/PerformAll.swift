@@ -11,6 +11,9 @@ import Dispatch
 //   sent there asynchronously: never called from inside `performAll`, nor with `queue.sync`.
 // - `times: 0` has nothing to wait for: `completion` is sent to `queue` at once — still once,
 //   still asynchronously.
+// - `queue` may be serial or concurrent, or the very queue the caller runs on. `completion` sees
+//   everything each callback's work did before calling back. Calls made at the same time, or from
+//   a completion, each wait for their own work only.
 //
 // `work` starts one piece of work and calls its argument back when that piece is done — maybe
 // before it returns, maybe later, maybe from another thread. `completion` must run exactly once,

@@ -1,0 +1,28 @@
+// alternative: an `Atomic<Int>` count that starts at the list's length, decremented with `.acquiringAndReleasing` ordering so the callback that sees zero also sees every other callback's work.
+import Dispatch
+import Synchronization
+
+/// A block with no arguments.
+public typealias Block = () -> Void
+/// An asynchronous function that calls its argument back when done.
+public typealias FunctionWithCallback = (@escaping Block) -> Void
+
+/// Runs `functions` and calls `completion` on `queue` once all of them have called back.
+public func runAll(_ functions: [FunctionWithCallback], queue: DispatchQueue, completion: @escaping Block) {
+    guard !functions.isEmpty else {
+        queue.async(execute: completion)
+        return
+    }
+    final class Remaining: Sendable {
+        let count: Atomic<Int>
+        init(_ count: Int) { self.count = Atomic(count) }
+    }
+    let remaining = Remaining(functions.count)
+    for function in functions {
+        function {
+            if remaining.count.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
+                queue.async(execute: completion)
+            }
+        }
+    }
+}

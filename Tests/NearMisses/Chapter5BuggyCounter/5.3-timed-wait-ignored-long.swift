@@ -1,0 +1,20 @@
+// near-miss wrong: a background block waits for the group with a long timeout and ignores the result — after 30 s completion runs whether or not every function has called back; any test shorter than that cannot see it (the grader's rule for an ignored timed wait does).
+import Dispatch
+
+/// A block with no arguments.
+public typealias Block = () -> Void
+/// An asynchronous function that calls its argument back when done.
+public typealias FunctionWithCallback = (@escaping Block) -> Void
+
+/// Runs `functions` and calls `completion` on `queue` once all of them have called back.
+public func runAll(_ functions: [FunctionWithCallback], queue: DispatchQueue, completion: @escaping Block) {
+    let group = DispatchGroup()
+    for function in functions {
+        group.enter()
+        function { group.leave() }
+    }
+    DispatchQueue.global().async {
+        _ = group.wait(timeout: .now() + 30)  // never wait for ever
+        queue.async(execute: completion)
+    }
+}
