@@ -276,3 +276,31 @@ extension Exercise1_2Tests {
         judgeChild(result, "Letting go of latches", ifItCrashed: "letting go of a latch stopped the program. libdispatch traps when a semaphore is released with its value below the value it was created with: a semaphore used as a lock must be given back on every path.")
     }
 }
+
+extension Exercise1_2Tests {
+    @Test("200 latches of 4, each called with false by four threads at the same moment: whenZero(false), once each")
+    func failuresCollide() {
+        let rounds = 200
+        let got = Tally<(round: Int, allFinished: Bool)>()
+        guard let latches = bounded("making 200 latches", {
+            Unchecked(keepAlive((0..<rounds).map { round in
+                makeLatch(count: 4) { (allFinished: Bool) in got.append((round, allFinished)) }
+            }))
+        }) else { return }
+        // Released by a spinning barrier, the four `false` calls of a round meet within a fraction
+        // of a microsecond: whatever a call writes before it enters the queue (or lock), the others
+        // write at the same moment.
+        if let problem = spinningRoundsProblem(rounds: rounds, "four threads passing false to 200 latches, one round per latch", { _, round in
+            latches.value[round](false)
+        }) {
+            recordTimeout(problem)
+            return
+        }
+        var answers = [[Bool]](repeating: [], count: rounds)
+        for (round, allFinished) in got.all { answers[round].append(allFinished) }
+        let off = answers.indices.filter { answers[$0] != [false] }
+        if let first = off.first {
+            Issue.record("In \(off.count) of 200 rounds — each a new latch of 4 that four threads called with false at the same moment — whenZero got \(answers[first]) instead of [false]. Record each call's Bool, lower the count and decide \"this call reached zero\" all in one critical section.")
+        }
+    }
+}
