@@ -104,9 +104,6 @@ public enum DeadlineEdge: String, CaseIterable, Sendable, CustomTestStringConver
 
     /// Whether a wait with this deadline on something that never opens ends within a test's bound.
     public var expires: Bool { self == .past || self == .now || self == .soon }
-
-    /// The edges a wait on something that stays closed can be tested with: those that expire.
-    public static var expiring: [DeadlineEdge] { allCases.filter(\.expires) }
 }
 
 /// Two of an exercise's operations, named as its suite names them.
