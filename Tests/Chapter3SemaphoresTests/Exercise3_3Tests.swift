@@ -401,17 +401,19 @@ struct Exercise3_3Tests {
         defer { first.finishAll(); second.finishAll() }
         let limiters = Unchecked([keptForever(DownloadLimiter(maxConcurrent: 1)), keptForever(DownloadLimiter(maxConcurrent: 1))])
         let shared = "Two limiters share nothing: a `static` queue or semaphore, or a global, makes every limiter wait for the jobs of all the others."
-        // Job 1 of the first limiter asks the second limiter for its job 1, then stays running;
-        // job 2 of the first limiter waits for it.
-        let firstJob = first.job(1)
+        // Job 1 of the first limiter asks the first limiter for its job 2, then the second limiter
+        // for its job 1, and stays running. Both asks come from one thread in that order, so a
+        // queue shared by both limiters always holds the first limiter's job 2 (waiting for the
+        // slot job 1 keeps) ahead of the second limiter's job 1, every run.
+        let firstJob = first.job(1), laterJob = first.job(2)
         let secondJob = second.job(1)
         let job1 = Unchecked<(@escaping () -> Void) -> Void> { done in
+            limiters.value[0].run(laterJob)
             limiters.value[1].run(secondJob)
             firstJob(done)
         }
         guard callOnAnotherThread("run(_:) did not return within 2 s — run must not block its caller", {
             limiters.value[0].run(job1.value)
-            limiters.value[0].run(first.job(2))
         }) else { return }
         guard first.waitUntilStarted(1) else {
             recordTimeout("the first limiter's job did not start within 2 s of run(_:), with a slot free")
