@@ -630,7 +630,7 @@ extension Exercise2_3Tests {
             return
         }
         // Request r of source s reports the 3 clips of folder 2r + s, then says it is done.
-        let report = { (s: Int, r: Int, request: (found: (URL) -> Void, done: (Error?) -> Void)) in
+        let report: @Sendable (Int, Int, (found: (URL) -> Void, done: (Error?) -> Void)) -> Void = { s, r, request in
             for i in 0..<3 { request.found(video(2 * r + s, i)) }
             request.done(nil)
         }
