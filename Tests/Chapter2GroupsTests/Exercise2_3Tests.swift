@@ -483,14 +483,21 @@ extension Exercise2_3Tests {
         let target = TestQueue()
         let marks = PlainMarks(4)
         let unmarkedSeen = Tally<Int>(), arrived = Signal()
+        // As in the other tests: the library's queues wait until every source has finished and
+        // `queue` has run what was scheduled on it by then.
+        let busy = QueueHold(queuesOf: library, seconds: 3)
         guard callLoad(library, on: target, "4 sources that write before calling done", completion: { _ in
             let unmarked = marks.unmarked  // read first: nothing of the test's own orders it
             unmarkedSeen.append(unmarked)
             arrived.fire()
-        }) else { return }
+        }) else {
+            busy.release()
+            return
+        }
         let requests = Unchecked(held.compactMap { $0.requests.all.first })
         guard requests.value.count == 4 else {
             Issue.record("load asked \(requests.value.count) of 4 sources to enumerate before it returned; it must ask every source")
+            busy.release()
             return
         }
         // Source s reports 10 URLs from thread s, writes slot s (plain memory, no lock), then calls
@@ -500,7 +507,12 @@ extension Exercise2_3Tests {
             for i in 0..<10 { requests.value[s].found(video(s, i)) }
             marks.mark(s)
             requests.value[s].done(nil)
-        }) else { return }
+        }) else {
+            busy.release()
+            return
+        }
+        settle(target, "after the sources finished")
+        busy.release()
         guard arrived.wait("completion was not called within 2 s after all 4 sources had finished") else { return }
         settle(target, "after completion ran")
         #expect(unmarkedSeen.all == [0], """
@@ -621,6 +633,10 @@ extension Exercise2_3Tests {
         // Earlier loads, whose sources the reporting operations finish, the next one each time.
         let earlier = iterations
         let call = Unchecked(record)
+        // As in the other tests: the library's queues wait until every source has finished and
+        // `queue` has run what was scheduled on it by then.
+        let busy = QueueHold(queuesOf: library.value, seconds: 6)
+        defer { busy.release() }
         guard answer("\(earlier) loads whose sources have not reported yet", {
             for _ in 0..<earlier { library.value.load(queue: target.queue, completion: call.value) }
         }) else { return }
@@ -652,6 +668,8 @@ extension Exercise2_3Tests {
             for r in earlier..<requests[s].count { report(s, r, requests[s][r]) }
         }
         let loads = earlier + made.taken
+        settle(target, "after the sources finished")
+        busy.release()
         for _ in 0..<loads {
             guard all.wait("not every one of \(loads) loads completed within 2 s after its sources had finished (\(delivered.count) did)") else { return }
         }

@@ -158,7 +158,9 @@ extension Exercise2_4Tests {
         // Every function has called back already: true, at once, whatever the deadline.
         let ready = WaitCall([fakeWork(.synchronous), fakeWork(.synchronous)], timeout: edge.time)
         guard ready.returned.wait("waitForAll with \(edge.testDescription), whose 2 functions had both called back, did not return within 2 s") else { return }
-        #expect(ready.results == [true], """
+        // (At a deadline already passed, an answer whose wait hears of the last callback through
+        // a notify block may not have heard yet: only later deadlines demand true.)
+        #expect(edge == .past || edge == .now || ready.results == [true], """
             with \(edge.testDescription), waitForAll returned \(ready.results) although every function had \
             called back before it returned: it must return true — the deadline matters only while a \
             callback is still owed
@@ -178,7 +180,8 @@ extension Exercise2_4Tests {
                 return
             }
             #expect(call.results == [false], "with \(edge.testDescription) and a function that never called back, waitForAll must return false")
-            #expect(call.outcome.all.allSatisfy { !$0.late }, "with \(edge.testDescription), waitForAll returned more than 0.5 s after its deadline")
+            // A deadline already past is more than 0.5 s gone before the call: the 1.5 s bound above holds it.
+            #expect(edge == .past || call.outcome.all.allSatisfy { !$0.late }, "with \(edge.testDescription), waitForAll returned more than 0.5 s after its deadline")
             #expect(call.outcome.all.allSatisfy { !$0.early }, "with \(edge.testDescription), waitForAll gave up well before its deadline")
         } else {
             // One function calls back only after 1.6 s, from another thread: true, once it has.

@@ -1,4 +1,4 @@
-// near-miss wrong: one group, kept in a global, counts the callbacks of every call, so a call whose functions have all called back still waits for another call's, and returns false at its deadline.
+// near-miss hang: one group, kept in a global, counts the callbacks of every call, so a call whose functions have all called back still waits for the other calls' callbacks — and calls made at the same moment keep one another waiting until their deadlines.
 import Dispatch
 
 // Exercise 2.4 — waitForAll: the blocking variant of runAll.
