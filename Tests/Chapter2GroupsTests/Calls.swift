@@ -89,3 +89,63 @@ final class UnorderedFlag: Sendable {
         return true
     }
 }
+
+// MARK: - Dimension helpers
+
+/// Plain memory, one slot per writer, that the Thread Sanitizer watches: a writer marks its slot
+/// (no lock, no atomic) just before it calls back, and the code the callback leads to reads every
+/// slot. Those reads are race-free only if the learner's code orders every callback before them —
+/// the happens-before edge a group's `leave()`/`notify` gives, and a `.relaxed` counter does not.
+///
+/// Never freed: a wrong answer that reads late must meet a race report, not freed memory.
+final class PlainMarks: @unchecked Sendable {
+    private let slots: UnsafeMutablePointer<Int>
+    let count: Int
+
+    init(_ count: Int) {
+        self.count = count
+        slots = .allocate(capacity: max(count, 1))
+        slots.initialize(repeating: 0, count: max(count, 1))
+    }
+
+    /// Marks slot `index`, as plain memory.
+    func mark(_ index: Int) { slots[index] = 1 }
+
+    /// How many slots are not marked, read as plain memory.
+    var unmarked: Int { (0..<count).reduce(0) { $0 + (slots[$1] == 0 ? 1 : 0) } }
+}
+
+/// Polls `condition` until it holds, at most `seconds`.
+func eventually(seconds: Double = 2, _ condition: () -> Bool) -> Bool {
+    let deadline = DispatchTime.now() + seconds
+    while !condition() {
+        if DispatchTime.now() > deadline { return false }
+        usleep(200)
+    }
+    return true
+}
+
+extension QueueProbe {
+    /// Waits, at most `seconds`, until the queue has run every block scheduled on it so far and
+    /// what those scheduled on it in turn (a barrier on a concurrent queue); `false` when it was
+    /// still busy.
+    func drained(seconds: Double = 2) -> Bool {
+        let queue = self.queue
+        return finishes(within: seconds) {
+            queue.sync(flags: .barrier) {}
+            queue.sync(flags: .barrier) {}
+        }
+    }
+}
+
+/// Hands out 0, 1, 2… to threads without ordering them for the Thread Sanitizer (a relaxed
+/// atomic), so that the test's own bookkeeping hides no race between the calls it hands out.
+final class Ticket: Sendable {
+    private let counter = Atomic<Int>(0)
+
+    /// The next number.
+    func take() -> Int { counter.add(1, ordering: .relaxed).oldValue }
+
+    /// How many numbers were taken.
+    var taken: Int { counter.load(ordering: .relaxed) }
+}

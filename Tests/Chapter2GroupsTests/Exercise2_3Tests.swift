@@ -370,3 +370,317 @@ private func deliveryProblem(_ deliveries: [(urls: [URL], onQueue: Bool)], of ex
     }
     return nil
 }
+
+// The dimensions (chapter.json, "dimensions"): every form of queue a caller may hand in, a source
+// slower than any timed wait an answer might hide, what the sources wrote before `done`, two
+// libraries at once (one loading from the other's completion), a library released while its loads
+// run, and every pair of operations at the same moment.
+extension Exercise2_3Tests {
+    static let operations = ["load", "report"]
+
+    @Test("the queue handed in: a serial queue, a concurrent queue, the caller's own queue", arguments: HandedQueue.allCases)
+    func handedQueues(form: HandedQueue) async {
+        // In a child process: `queue.sync` from a block already running on the caller's own queue
+        // stops the program, and only this test should fail.
+        let formName = form.rawValue
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) { [formName = formName as String] in
+            runInChild(seconds: 4) {
+                let form = HandedQueue(rawValue: formName)!
+                let probe = form.make()
+                let held = (0..<2).map { _ in HeldSource() }
+                let listed = [ListSource(urls: (0..<20).map { video(2, $0) }, style: .synchronous),
+                              ListSource(urls: (0..<20).map { video(3, $0) }, style: .asynchronous)]
+                let library = Unchecked(VideoLibrary(sources: held + listed))
+                let delivered = Tally<(urls: [URL], onQueue: Bool)>(), arrived = Signal()
+                guard probe.call({
+                    library.value.load(queue: probe.queue) { urls in
+                        delivered.append((urls, probe.isCurrent))
+                        arrived.fire()
+                    }
+                }) else {
+                    return childTimedOut("load, called from \(form.testDescription) it was handed, did not return within 2 s; it must return at once and never wait on `queue`")
+                }
+                let requests = Unchecked(held.compactMap { $0.requests.all.first })
+                guard requests.value.count == 2 else {
+                    return "with \(form.testDescription), load asked \(requests.value.count) of 2 held sources to enumerate before it returned; it must ask every source"
+                }
+                guard listed.allSatisfy({ $0.finished.happens(within: 2) }), probe.drained() else {
+                    return childTimedOut("with \(form.testDescription), the sources or the queue handed to load were still busy 2 s later: something waits on `queue`")
+                }
+                if delivered.count > 0 {
+                    return "with \(form.testDescription), completion ran while 2 sources had not called done yet"
+                }
+                guard gatedThreads(threads: 2, iterations: 50, seconds: 3, { s, i in
+                    requests.value[s].found(video(s, i))
+                    if i == 49 { requests.value[s].done(nil) }
+                }) else {
+                    return childTimedOut("with \(form.testDescription), 2 sources reporting 50 URLs each did not finish within 3 s: found or done blocks")
+                }
+                guard arrived.happens(within: 2) else {
+                    return childTimedOut("with \(form.testDescription), completion was not called within 2 s after every source had finished")
+                }
+                guard probe.drained() else {
+                    return childTimedOut("\(form.testDescription) handed to load was still busy 2 s after completion ran")
+                }
+                let expected = (0..<2).flatMap { s in (0..<50).map { video(s, $0) } } + listed.flatMap(\.urls)
+                return deliveryProblem(delivered.all, of: expected).map { "with \(form.testDescription): \($0)" }
+            }
+        }
+        judgeChild(
+            result, "load handed \(form.testDescription) (4 sources, 2 of them reporting from 2 threads at once)",
+            ifItCrashed: """
+                The program stopped. libdispatch traps when a block running on a serial queue calls \
+                `sync` on that same queue — and a caller may hand in the very queue it runs on (as code \
+                on the main queue hands `.main`). Keep the library's own bookkeeping off `queue`.
+                """,
+            ifItHung: """
+                something waits on the queue it was handed. A caller may hand a concurrent queue, or \
+                the queue it is running on: load must never wait on it, and never count on `queue` \
+                being serial to keep its list safe.
+                """)
+    }
+
+    @Test("completion waits for a source that calls done 1.6 s after its last URL: a timed wait that gives up is not waiting")
+    func waitsForASlowSource() {
+        let slow = HeldSource()
+        let quick = ListSource(urls: (0..<5).map { video(1, $0) }, style: .synchronous)
+        let library = VideoLibrary(sources: [slow, quick])
+        let target = TestQueue()
+        let delivered = Tally<(urls: [URL], onQueue: Bool)>(), arrived = Signal()
+        guard callLoad(library, on: target, "a source that is slow to finish, and one that reports at once", completion: { urls in
+            delivered.append((urls, target.isCurrent))
+            arrived.fire()
+        }) else { return }
+        guard let request = slow.requests.all.first else {
+            Issue.record("load did not ask the slow source to enumerate before it returned; it must ask every source")
+            return
+        }
+        let handlers = Unchecked(request)
+        guard answer("the slow source reporting 5 URLs", { for i in 0..<5 { handlers.value.found(video(0, i)) } }) else { return }
+        if arrived.happens(within: 1.6) {
+            Issue.record("""
+                completion ran (with \(delivered.all.map(\.urls.count)) URLs) while a source had not called \
+                done for less than 1.6 s. A `wait(timeout:)` whose timing out is ignored — or only \
+                printed — goes on as if every source had finished; completion must wait for every \
+                source's done, however long it takes.
+                """)
+            _ = answer("the slow source's done", { handlers.value.done(nil) })
+            return
+        }
+        guard answer("the slow source's done", { handlers.value.done(nil) }) else { return }
+        guard arrived.wait("completion was not called within 2 s after the slow source had finished") else { return }
+        settle(target, "after completion ran")
+        expectOneDelivery(delivered.all, of: (0..<5).map { video(0, $0) } + quick.urls)
+    }
+
+    @Test("what each source wrote before calling done is there for completion to read")
+    func completionSeesWhatSourcesWrote() {
+        let held = (0..<4).map { _ in HeldSource() }
+        let library = VideoLibrary(sources: held)
+        let target = TestQueue()
+        let marks = PlainMarks(4)
+        let unmarkedSeen = Tally<Int>(), arrived = Signal()
+        // As in the other tests: the library's queues wait until every source has finished and
+        // `queue` has run what was scheduled on it by then.
+        let busy = QueueHold(queuesOf: library, seconds: 3)
+        guard callLoad(library, on: target, "4 sources that write before calling done", completion: { _ in
+            let unmarked = marks.unmarked  // read first: nothing of the test's own orders it
+            unmarkedSeen.append(unmarked)
+            arrived.fire()
+        }) else {
+            busy.release()
+            return
+        }
+        let requests = Unchecked(held.compactMap { $0.requests.all.first })
+        guard requests.value.count == 4 else {
+            Issue.record("load asked \(requests.value.count) of 4 sources to enumerate before it returned; it must ask every source")
+            busy.release()
+            return
+        }
+        // Source s reports 10 URLs from thread s, writes slot s (plain memory, no lock), then calls
+        // done. The Thread Sanitizer reports completion's reads unless every done is ordered
+        // before completion — as leave() and notify order them.
+        guard runConcurrently(threads: 4, iterations: 1, "4 sources reporting from 4 threads", { s, _ in
+            for i in 0..<10 { requests.value[s].found(video(s, i)) }
+            marks.mark(s)
+            requests.value[s].done(nil)
+        }) else {
+            busy.release()
+            return
+        }
+        settle(target, "after the sources finished")
+        busy.release()
+        guard arrived.wait("completion was not called within 2 s after all 4 sources had finished") else { return }
+        settle(target, "after completion ran")
+        #expect(unmarkedSeen.all == [0], """
+            completion ran \(unmarkedSeen.count) times and saw \(unmarkedSeen.all) sources' writes missing; it \
+            must run once, after every source's done, and see what each source wrote before calling done
+            """)
+    }
+
+    @Test("two libraries at once, a third loading from the first one's completion: each delivers its own URLs")
+    func twoLibrariesAtOnce() {
+        let held = (0..<2).map { _ in HeldSource() }
+        let libraries = held.map { VideoLibrary(sources: [$0]) }
+        let third = Unchecked(VideoLibrary(sources: [ListSource(urls: (0..<5).map { video(2, $0) }, style: .synchronous)]))
+        let targets = (0..<3).map { TestQueue(label: "library \($0 + 1)") }
+        let delivered = (0..<3).map { _ in Tally<(urls: [URL], onQueue: Bool)>() }
+        let arrived = (0..<3).map { _ in Signal() }
+        let thirdReturned = Tally<Bool>()
+        for n in 0..<2 {
+            guard callLoad(libraries[n], on: targets[n], "a load of library \(n + 1) of 2", completion: { urls in
+                delivered[n].append((urls, targets[n].isCurrent))
+                if n == 0 {
+                    thirdReturned.append(finishes(within: 1) {
+                        third.value.load(queue: targets[2].queue) { urls in
+                            delivered[2].append((urls, targets[2].isCurrent))
+                            arrived[2].fire()
+                        }
+                    })
+                }
+                arrived[n].fire()
+            }) else { return }
+        }
+        let requests = Unchecked(held.compactMap { $0.requests.all.first })
+        guard requests.value.count == 2 else {
+            Issue.record("each of two libraries must ask its source to enumerate before load returns (\(requests.value.count) of 2 did)")
+            return
+        }
+        // Library 2's source reports first but finishes last; library 1's reports and finishes.
+        guard answer("library 2's source reporting, and library 1's source reporting and finishing", {
+            for i in 0..<20 { requests.value[1].found(video(1, i)) }
+            for i in 0..<20 { requests.value[0].found(video(0, i)) }
+            requests.value[0].done(nil)
+        }) else { return }
+        guard arrived[0].wait("""
+            library 1's only source had finished, but its load did not complete within 2 s while \
+            library 2 was still loading. Is the group or the list shared between libraries (a \
+            `static` or global)? Every load needs its own.
+            """) else { return }
+        guard arrived[2].wait("a load started from another library's completion did not complete within 2 s") else { return }
+        #expect(thirdReturned.all == [true], "a load started from inside another library's completion did not return within 1 s")
+        guard answer("library 2's source finishing", { requests.value[1].done(nil) }) else { return }
+        guard arrived[1].wait("library 2's load did not complete within 2 s after its source had finished") else { return }
+        for target in targets { settle(target, "after the loads completed") }
+        let expected = [(0..<20).map { video(0, $0) }, (0..<20).map { video(1, $0) }, (0..<5).map { video(2, $0) }]
+        for n in 0..<3 {
+            if let problem = deliveryProblem(delivered[n].all, of: expected[n]) {
+                Issue.record(Comment(rawValue: "library \(n + 1) of 3, loading at the same time as the others: \(problem)"))
+            }
+        }
+    }
+
+    @Test("a library released while its load runs: the load still completes, with every URL, and nothing stops")
+    func libraryReleasedWhileLoading() async {
+        // In a child process: an answer that reaches the released library through `unowned self`
+        // stops the program, and only this test should fail.
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) {
+            runInChild(seconds: 3) {
+                let held = HeldSource()
+                let quick = ListSource(urls: (0..<5).map { video(1, $0) }, style: .synchronous)
+                let target = TestQueue()
+                let delivered = Tally<(urls: [URL], onQueue: Bool)>(), arrived = Signal()
+                do {
+                    // The caller lets go of the library right after starting the load; the sources
+                    // report later. A library released fresh, never used, goes too.
+                    _ = VideoLibrary(sources: [quick])
+                    let library = VideoLibrary(sources: [held, quick])
+                    library.load(queue: target.queue) { urls in
+                        delivered.append((urls, target.isCurrent))
+                        arrived.fire()
+                    }
+                }
+                guard let request = held.requests.all.first else {
+                    return "load did not ask every source to enumerate before it returned"
+                }
+                for i in 0..<10 { request.found(video(0, i)) }
+                request.done(nil)
+                guard arrived.happens(within: 2) else {
+                    return childTimedOut("the caller released the library while its load ran; its completion did not come within 2 s after the last source had finished")
+                }
+                target.queue.sync {}
+                return deliveryProblem(delivered.all, of: (0..<10).map { video(0, $0) } + quick.urls)
+                    .map { "the caller released the library while its load ran: \($0)" }
+            }
+        }
+        judgeChild(
+            result, "Releasing the library while its load runs (the load must still complete)",
+            ifItCrashed: """
+                The program stopped after the caller let go of the library while its load ran. A \
+                handler that reaches the library through `unowned self` traps once it is gone; let \
+                the load's handlers keep what they need alive (a strong capture, or the queue and \
+                the list themselves).
+                """)
+    }
+
+    @Test("every pair of operations at the same moment: a load, and a source reporting for an earlier load", arguments: OperationPair.every(of: operations))
+    func operationsOverlap(pair: OperationPair) {
+        let held = (0..<2).map { _ in HeldSource() }
+        let library = Unchecked(VideoLibrary(sources: held))
+        let target = TestQueue()
+        let iterations = 60
+        let delivered = Tally<[URL]>(), all = Signal()
+        let record: ([URL]) -> Void = { urls in
+            delivered.append(urls)
+            all.fire()
+        }
+        // Earlier loads, whose sources the reporting operations finish, the next one each time.
+        let earlier = iterations
+        let call = Unchecked(record)
+        // As in the other tests: the library's queues wait until every source has finished and
+        // `queue` has run what was scheduled on it by then.
+        let busy = QueueHold(queuesOf: library.value, seconds: 6)
+        defer { busy.release() }
+        guard answer("\(earlier) loads whose sources have not reported yet", {
+            for _ in 0..<earlier { library.value.load(queue: target.queue, completion: call.value) }
+        }) else { return }
+        let parked = Unchecked(held.map { $0.requests.all })
+        guard parked.value.allSatisfy({ $0.count == earlier }) else {
+            Issue.record("\(earlier) loads asked their 2 sources \(parked.value.map(\.count)) times; each load must ask every source once")
+            return
+        }
+        // Request r of source s reports the 3 clips of folder 2r + s, then says it is done.
+        let report: @Sendable (Int, Int, (found: (URL) -> Void, done: (Error?) -> Void)) -> Void = { s, r, request in
+            for i in 0..<3 { request.found(video(2 * r + s, i)) }
+            request.done(nil)
+        }
+        let next = Ticket(), made = Ticket()
+        let ran = overlap(pair, threads: 1, iterations: iterations) { operation, _, _ in
+            if operation == "report" {
+                let t = next.take()
+                report(t % 2, t / 2, parked.value[t % 2][t / 2])
+            } else {
+                _ = made.take()
+                library.value.load(queue: target.queue, completion: call.value)
+            }
+        }
+        guard ran else { return }
+        // Every request no operation answered — of the earlier loads and of the new ones.
+        let requests = held.map { $0.requests.all }
+        for t in next.taken..<(2 * earlier) { report(t % 2, t / 2, requests[t % 2][t / 2]) }
+        for s in 0..<2 {
+            for r in earlier..<requests[s].count { report(s, r, requests[s][r]) }
+        }
+        let loads = earlier + made.taken
+        settle(target, "after the sources finished")
+        busy.release()
+        for _ in 0..<loads {
+            guard all.wait("not every one of \(loads) loads completed within 2 s after its sources had finished (\(delivered.count) did)") else { return }
+        }
+        settle(target, "after the loads completed")
+        // Every load must get the 3 clips of one request of each source, and every folder once.
+        let folders = delivered.all.map { urls in Dictionary(grouping: urls, by: { $0.deletingLastPathComponent().lastPathComponent }) }
+        let whole = folders.allSatisfy { $0.count == 2 && $0.values.allSatisfy { $0.count == 3 && Set($0).count == 3 } }
+        let seen = folders.flatMap(\.keys)
+        #expect(delivered.count == loads && whole && Set(seen).count == 2 * loads && seen.count == 2 * loads, """
+            with \(pair.testDescription) at the same moment, \(loads) loads completed \(delivered.count) times; \
+            each must complete once, with the 3 URLs of each of its 2 sources and nothing of another load's
+            """)
+    }
+}

@@ -145,3 +145,167 @@ struct Exercise2_4Tests {
                 """)
     }
 }
+
+// The dimensions (chapter.json, "dimensions"): every edge of the deadline, with every callback made
+// already, with one never made, and with one made only after 1.6 s (longer than any timed wait an
+// answer might hide); what the functions wrote before calling back; two calls at once, one made
+// from inside the other's function; and every pair of operations at the same moment.
+extension Exercise2_4Tests {
+    static let operations = ["waitForAll", "callback"]
+
+    @Test("every edge of the deadline: past, now, soon, far, never", arguments: DeadlineEdge.allCases)
+    func deadlineEdges(edge: DeadlineEdge) {
+        // Every function has called back already: true, at once, whatever the deadline.
+        let ready = WaitCall([fakeWork(.synchronous), fakeWork(.synchronous)], timeout: edge.time)
+        guard ready.returned.wait("waitForAll with \(edge.testDescription), whose 2 functions had both called back, did not return within 2 s") else { return }
+        // (At a deadline already passed, an answer whose wait hears of the last callback through
+        // a notify block may not have heard yet: only later deadlines demand true.)
+        #expect(edge == .past || edge == .now || ready.results == [true], """
+            with \(edge.testDescription), waitForAll returned \(ready.results) although every function had \
+            called back before it returned: it must return true — the deadline matters only while a \
+            callback is still owed
+            """)
+
+        if edge.expires {
+            // One function never calls back: false, by the deadline.
+            let never = HeldCallbacks()
+            let deadline = edge.time
+            let call = WaitCall([fakeWork(.synchronous), never.work], timeout: deadline)
+            guard call.returned.wait("""
+                waitForAll with \(edge.testDescription) had not returned 1.5 s later, while one function \
+                never called back: the calling thread was still blocked. Read "Waiting with a deadline" \
+                in the lesson.
+                """, seconds: 1.5) else {
+                never.releaseAll(threads: 1, "unblocking the thread left waiting")
+                return
+            }
+            #expect(call.results == [false], "with \(edge.testDescription) and a function that never called back, waitForAll must return false")
+            // A deadline already past is more than 0.5 s gone before the call: the 1.5 s bound above holds it.
+            #expect(edge == .past || call.outcome.all.allSatisfy { !$0.late }, "with \(edge.testDescription), waitForAll returned more than 0.5 s after its deadline")
+            #expect(call.outcome.all.allSatisfy { !$0.early }, "with \(edge.testDescription), waitForAll gave up well before its deadline")
+        } else {
+            // One function calls back only after 1.6 s, from another thread: true, once it has.
+            let slow = HeldCallbacks()
+            let call = WaitCall([fakeWork(.synchronous), slow.work, fakeWork(.asynchronous)], timeout: edge.time)
+            if call.returned.happens(within: 1.6) {
+                Issue.record("""
+                    with \(edge.testDescription), waitForAll returned \(call.results) while a function had \
+                    held its callback for less than 1.6 s: it must keep waiting until that deadline. A \
+                    shorter `wait(timeout:)` of your own gives up too early.
+                    """)
+                slow.releaseAll(threads: 1, "calling back late")
+                return
+            }
+            slow.releaseAll(threads: 1, "calling back after 1.6 s")
+            guard call.returned.wait("waitForAll with \(edge.testDescription) did not return within 2 s of the last callback") else { return }
+            #expect(call.results == [true], "with \(edge.testDescription), every function called back in time, so waitForAll must return true")
+        }
+    }
+
+    @Test("what each function wrote before calling back is there for the caller once waitForAll returns true")
+    func callerSeesWhatCallbacksWrote() {
+        let held = HeldCallbacks()
+        let marks = PlainMarks(8)
+        let started = Signal()
+        // Function i writes slot i (plain memory, no lock) just before it calls back, on one of 4
+        // threads. The Thread Sanitizer reports the caller's reads unless every callback is ordered
+        // before waitForAll returns — as leave() and wait() order them.
+        let functions: [FunctionWithCallback] = (0..<8).map { i in
+            { done in
+                held.work { marks.mark(i); done() }
+                started.fire()
+            }
+        }
+        let seen = Tally<(result: Bool, unmarked: Int)>(), returned = Signal()
+        let call = Unchecked(functions)
+        startThread {
+            let result = waitForAll(call.value, timeout: .now() + 5)
+            let unmarked = marks.unmarked  // read first: nothing of the test's own orders it
+            seen.append((result, unmarked))
+            returned.fire()
+        }
+        for _ in 0..<8 {
+            guard started.wait("waitForAll did not start all 8 functions within 2 s") else { return }
+        }
+        held.releaseAll(threads: 4, "calling back 8 functions from 4 threads")
+        guard returned.wait("waitForAll did not return within 2 s of the last callback, although its timeout was 5 s away") else { return }
+        #expect(seen.all.map(\.result) == [true], "every function called back in time, so waitForAll must return true")
+        #expect(seen.all.map(\.unmarked) == [0], "once waitForAll returned, \(seen.all.map(\.unmarked)) of the functions' writes were missing; it must return only after every callback")
+    }
+
+    @Test("two calls at once, one made from inside the other's function: each waits for its own functions only")
+    func twoCallsAtOnce() {
+        let heldOuter = HeldCallbacks(), heldOther = HeldCallbacks()
+        let inner = Tally<Bool>()
+        // The outer call's second function makes a call of its own, before calling back.
+        let nested: FunctionWithCallback = { done in
+            inner.append(waitForAll([fakeWork(.synchronous), fakeWork(.asynchronous)], timeout: .now() + 1))
+            done()
+        }
+        let outer = WaitCall([heldOuter.work, nested], timeout: .now() + 5)
+        let other = WaitCall([heldOther.work], timeout: .now() + 5)
+        guard other.returned.happens(within: 0.2) == false, outer.returned.happens(within: 0.1) == false else {
+            Issue.record("waitForAll returned (\(outer.results), \(other.results)) while a function had not called back; it must block until every function has")
+            heldOuter.releaseAll(threads: 1, "unblocking")
+            heldOther.releaseAll(threads: 1, "unblocking")
+            return
+        }
+        #expect(inner.all == [true], """
+            a waitForAll made from inside another one's function, whose 2 functions called back at \
+            once, returned \(inner.all) (within its 1 s deadline): it must return true. Is the group or \
+            the count shared between calls (a `static` or global)? Every call needs its own.
+            """)
+        heldOuter.releaseAll(threads: 1, "calling back the outer call's function")
+        guard outer.returned.wait("""
+            waitForAll did not return within 2 s after all its functions had called back, while \
+            another call still waited for its own. Is the group or the count shared between calls \
+            (a `static` or global)? Every call needs its own.
+            """) else {
+            heldOther.releaseAll(threads: 1, "unblocking the other call")
+            return
+        }
+        #expect(other.returned.happens(within: 0.1) == false, "a waitForAll returned although its one function had not called back: its count was mixed with another call's")
+        heldOther.releaseAll(threads: 1, "calling back the other call's function")
+        guard other.returned.wait("waitForAll did not return within 2 s of its one callback") else { return }
+        #expect(outer.results == [true] && other.results == [true], "both calls had every callback in time, so both must return true; they returned \(outer.results) and \(other.results)")
+    }
+
+    @Test("every pair of operations at the same moment: waitForAll, and a callback owed to another waitForAll", arguments: OperationPair.every(of: operations))
+    func operationsOverlap(pair: OperationPair) {
+        let iterations = 40
+        // Earlier calls, each blocked on its own thread until its 2 held callbacks are made; the
+        // callback operations make the next one each time.
+        let held = Tally<Block>()
+        let park: FunctionWithCallback = { done in held.append(done) }
+        let earlier = (0..<iterations).map { _ in WaitCall([park, park], timeout: .now() + 10) }
+        guard eventually({ held.count == 2 * iterations }) else {
+            Issue.record("\(iterations) calls of waitForAll started \(held.count) of their \(2 * iterations) functions within 2 s")
+            for callback in held.all { callback() }
+            return
+        }
+        let parked = Unchecked(held.all)
+        let next = Ticket()
+        let results = Tally<Bool>()
+        let ran = overlap(pair, threads: 1, iterations: iterations, seconds: 8) { operation, _, _ in
+            if operation == "callback" {
+                parked.value[next.take()]()
+            } else {
+                results.append(waitForAll([fakeWork(.synchronous), fakeWork(.asynchronous)], timeout: .now() + 5))
+            }
+        }
+        guard ran else {
+            for index in next.taken..<parked.value.count { parked.value[index]() }
+            return
+        }
+        for index in next.taken..<parked.value.count { parked.value[index]() }
+        for (n, call) in earlier.enumerated() {
+            guard call.returned.wait("call \(n + 1) of \(iterations) did not return within 2 s of its last callback") else { return }
+        }
+        let earlierResults = earlier.flatMap(\.results)
+        #expect(results.all.allSatisfy { $0 } && earlierResults.allSatisfy { $0 } && earlierResults.count == iterations, """
+            with \(pair.testDescription) at the same moment, every function called back in time, yet \
+            \(results.all.filter { !$0 }.count + earlierResults.filter { !$0 }.count) calls of waitForAll returned false; \
+            each must return true
+            """)
+    }
+}
