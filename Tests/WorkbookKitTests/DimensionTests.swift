@@ -4,21 +4,15 @@ import Testing
 
 @Suite("Dimensions each suite explores")
 struct DimensionTests {
-    /// Chapters whose suites do not declare their dimensions yet: `workbook dimensions` shows their
-    /// cells as not declared. Chapter 2's dimension work did not land (see the issue's closing note).
-    static let undeclaredChapters: Set<Int> = [2]
-
-    @Test("every exercise of a declaring chapter declares all ten dimensions, and every test and corpus entry it names exists")
+    @Test("every exercise declares all ten dimensions, and every test and corpus entry it names exists")
     func workbookDeclaresEveryDimension() throws {
         let declared = try Fixture.workbook.dimensions()
         #expect(declared.count == Fixture.workbook.allExercises.count)
-        let declaring = declared.filter { !Self.undeclaredChapters.contains($0.chapter.number) }
-        #expect(declaring.count >= 14, "chapters 1, 3, 4 and 5 declare theirs")
-        let problems = Fixture.workbook.dimensionProblems(declaring)
-        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
-        for item in declared where Self.undeclaredChapters.contains(item.chapter.number) {
-            #expect(item.cells.isEmpty, "\(item.exercise.id) declares dimensions now: take chapter \(item.chapter.number) out of undeclaredChapters")
+        for item in declared {
+            #expect(item.missing.isEmpty, "\(item.exercise.id) does not declare \(item.missing.map(\.rawValue))")
         }
+        let problems = Fixture.workbook.dimensionProblems(declared)
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
     @Test("a cell is tests with corpus entries and a note, or a reason it does not apply; JSON both ways")
