@@ -395,6 +395,12 @@ extension Exercise2_3Tests {
                               ListSource(urls: (0..<20).map { video(3, $0) }, style: .asynchronous)]
                 let library = Unchecked(VideoLibrary(sources: held + listed))
                 let delivered = Tally<(urls: [URL], onQueue: Bool)>(), arrived = Signal()
+                // As in the other tests: the library's queues wait until every source has finished
+                // and `queue` has run what was scheduled on it by then. The hold lets go by itself
+                // after 1.5 s, so that an answer whose `found` appends with `sync` (and so waits for
+                // the held queue) is still inside the 2 s bounds.
+                let busy = QueueHold(queuesOf: library.value, seconds: 1.5)
+                defer { busy.release() }
                 guard probe.call({
                     library.value.load(queue: probe.queue) { urls in
                         delivered.append((urls, probe.isCurrent))
@@ -419,6 +425,10 @@ extension Exercise2_3Tests {
                 }) else {
                     return childTimedOut("with \(form.testDescription), 2 sources reporting 50 URLs each did not finish within 3 s: found or done blocks")
                 }
+                guard probe.drained() else {
+                    return childTimedOut("\(form.testDescription) handed to load was still busy 2 s after every source had finished")
+                }
+                busy.release()
                 guard arrived.happens(within: 2) else {
                     return childTimedOut("with \(form.testDescription), completion was not called within 2 s after every source had finished")
                 }
@@ -530,6 +540,11 @@ extension Exercise2_3Tests {
         let delivered = (0..<3).map { _ in Tally<(urls: [URL], onQueue: Bool)>() }
         let arrived = (0..<3).map { _ in Signal() }
         let thirdReturned = Tally<Bool>()
+        // As in the other tests: each library's queues wait until its sources have finished and
+        // its `queue` has run what was scheduled on it by then (or 1.5 s, for an answer that
+        // appends with `sync` and so waits for the held queue).
+        let busy = (libraries + [third.value]).map { QueueHold(queuesOf: $0, seconds: 1.5) }
+        defer { busy.forEach { $0.release() } }
         for n in 0..<2 {
             guard callLoad(libraries[n], on: targets[n], "a load of library \(n + 1) of 2", completion: { urls in
                 delivered[n].append((urls, targets[n].isCurrent))
@@ -555,14 +570,20 @@ extension Exercise2_3Tests {
             for i in 0..<20 { requests.value[0].found(video(0, i)) }
             requests.value[0].done(nil)
         }) else { return }
+        settle(targets[0], "after library 1's source had finished")
+        busy[0].release()
         guard arrived[0].wait("""
             library 1's only source had finished, but its load did not complete within 2 s while \
             library 2 was still loading. Is the group or the list shared between libraries (a \
             `static` or global)? Every load needs its own.
             """) else { return }
+        settle(targets[2], "after a load was started from library 1's completion")
+        busy[2].release()
         guard arrived[2].wait("a load started from another library's completion did not complete within 2 s") else { return }
         #expect(thirdReturned.all == [true], "a load started from inside another library's completion did not return within 1 s")
         guard answer("library 2's source finishing", { requests.value[1].done(nil) }) else { return }
+        settle(targets[1], "after library 2's source had finished")
+        busy[1].release()
         guard arrived[1].wait("library 2's load did not complete within 2 s after its source had finished") else { return }
         for target in targets { settle(target, "after the loads completed") }
         let expected = [(0..<20).map { video(0, $0) }, (0..<20).map { video(1, $0) }, (0..<5).map { video(2, $0) }]
@@ -586,11 +607,16 @@ extension Exercise2_3Tests {
                 let quick = ListSource(urls: (0..<5).map { video(1, $0) }, style: .synchronous)
                 let target = TestQueue()
                 let delivered = Tally<(urls: [URL], onQueue: Bool)>(), arrived = Signal()
+                let busy: QueueHold
                 do {
                     // The caller lets go of the library right after starting the load; the sources
                     // report later. A library released fresh, never used, goes too.
                     _ = VideoLibrary(sources: [quick])
                     let library = VideoLibrary(sources: [held, quick])
+                    // As in the other tests: the library's queues wait until every source has
+                    // finished and `queue` has run what was scheduled on it by then. The hold keeps
+                    // the queues, not the library.
+                    busy = QueueHold(queuesOf: library, seconds: 1.5)
                     library.load(queue: target.queue) { urls in
                         delivered.append((urls, target.isCurrent))
                         arrived.fire()
@@ -601,6 +627,8 @@ extension Exercise2_3Tests {
                 }
                 for i in 0..<10 { request.found(video(0, i)) }
                 request.done(nil)
+                target.queue.sync {}
+                busy.release()
                 guard arrived.happens(within: 2) else {
                     return childTimedOut("the caller released the library while its load ran; its completion did not come within 2 s after the last source had finished")
                 }
@@ -635,7 +663,9 @@ extension Exercise2_3Tests {
         let call = Unchecked(record)
         // As in the other tests: the library's queues wait until every source has finished and
         // `queue` has run what was scheduled on it by then.
-        let busy = QueueHold(queuesOf: library.value, seconds: 6)
+        // The hold lets go by itself after 4 s, so that an answer whose `found` appends with
+        // `sync` (and so waits for the held queue) still finishes within the 8 s bound below.
+        let busy = QueueHold(queuesOf: library.value, seconds: 4)
         defer { busy.release() }
         guard answer("\(earlier) loads whose sources have not reported yet", {
             for _ in 0..<earlier { library.value.load(queue: target.queue, completion: call.value) }
@@ -651,7 +681,7 @@ extension Exercise2_3Tests {
             request.done(nil)
         }
         let next = Ticket(), made = Ticket()
-        let ran = overlap(pair, threads: 1, iterations: iterations) { operation, _, _ in
+        let ran = overlap(pair, threads: 1, iterations: iterations, seconds: 8) { operation, _, _ in
             if operation == "report" {
                 let t = next.take()
                 report(t % 2, t / 2, parked.value[t % 2][t / 2])
