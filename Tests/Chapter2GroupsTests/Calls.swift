@@ -27,6 +27,14 @@ func settle(
         seconds: seconds, sourceLocation: sourceLocation)
 }
 
+/// Chapter 2's entry points: once one of them has blocked a caller, the later bounded calls of it
+/// in the same run wait only briefly (see ``LearnerEntry``).
+enum Entry {
+    static let runAll = LearnerEntry("runAll")
+    static let fetchApplicationContext = LearnerEntry("fetchApplicationContext")
+    static let load = LearnerEntry("load")
+}
+
 /// `runAll(functions, queue: target.queue, completion:)` on a thread of the test's own; `false`
 /// (after a "Timed out:" failure) when it does not return within 2 s.
 func callRunAll(
@@ -35,7 +43,8 @@ func callRunAll(
     completion: @escaping Block
 ) -> Bool {
     let call = Unchecked((functions, completion))
-    return bounded("runAll(\(what)), which must return at once and leave the waiting to the group,", sourceLocation: sourceLocation) {
+    return bounded("runAll(\(what)), which must return at once and leave the waiting to the group,",
+                   entry: Entry.runAll, sourceLocation: sourceLocation) {
         runAll(call.value.0, queue: target.queue, completion: call.value.1)
     } != nil
 }
@@ -47,7 +56,8 @@ func callFetch(
     completion: @escaping (ApplicationContext) -> Void
 ) -> Bool {
     let call = Unchecked((friends, steps, completion))
-    return bounded("fetchApplicationContext (\(what)), which must return at once and deliver later,", sourceLocation: sourceLocation) {
+    return bounded("fetchApplicationContext (\(what)), which must return at once and deliver later,",
+                   entry: Entry.fetchApplicationContext, sourceLocation: sourceLocation) {
         fetchApplicationContext(friends: call.value.0, steps: call.value.1, queue: target.queue, completion: call.value.2)
     } != nil
 }
@@ -59,7 +69,8 @@ func callLoad(
     completion: @escaping ([URL]) -> Void
 ) -> Bool {
     let call = Unchecked((library, completion))
-    return bounded("load (\(what)), which must return at once and deliver later,", sourceLocation: sourceLocation) {
+    return bounded("load (\(what)), which must return at once and deliver later,",
+                   entry: Entry.load, sourceLocation: sourceLocation) {
         call.value.0.load(queue: target.queue, completion: call.value.1)
     } != nil
 }

@@ -33,6 +33,22 @@ private final class WaitCall: Sendable {
     }
 
     var results: [Bool] { outcome.all.map(\.result) }
+
+    /// Waits for a call that must give up at its deadline, until `WaitCall.giveUpSlack` after that
+    /// deadline: a call that returns later than 0.5 s after it fails as late anyway, so a longer
+    /// wait would only make a blocked answer cost more. `what` says what was owed; a time-out
+    /// failure names the deadline and the slack.
+    func givesUp(by deadline: DispatchTime, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let ahead = deadline.uptimeNanoseconds > now ? Double(deadline.uptimeNanoseconds - now) / 1e9 : 0
+        return returned.wait("""
+            waitForAll \(what) had not returned \(formatSeconds(Self.giveUpSlack)) after its deadline: the \
+            calling thread was still blocked. Read "Waiting with a deadline" in the lesson.
+            """, seconds: ahead + Self.giveUpSlack, sourceLocation: sourceLocation)
+    }
+
+    /// How long after its deadline a call that must give up is waited for.
+    static let giveUpSlack = 0.7
 }
 
 @Suite("2.4 waitForAll(_:timeout:)", .gradedUnderTSan)
@@ -68,11 +84,7 @@ struct Exercise2_4Tests {
         let deadline = DispatchTime.now() + 0.3
         let call = WaitCall([fakeWork(.synchronous), never.work], timeout: deadline)
 
-        guard call.returned.wait("""
-            waitForAll(timeout: 0.3 s from now) had not returned 1.5 s later, while one function never \
-            called back: the calling thread was still blocked. Read "Waiting with a deadline" in \
-            the lesson.
-            """, seconds: 1.5) else {
+        guard call.givesUp(by: deadline, "with a deadline 0.3 s from now, while one function never called back,") else {
             never.releaseAll(threads: 1, "unblocking the thread left waiting")
             return
         }
@@ -88,11 +100,10 @@ struct Exercise2_4Tests {
         let deadline = DispatchTime.now() + 0.3
         let call = WaitCall([fakeWork(.synchronous), drops], timeout: deadline)
 
-        guard call.returned.wait("""
-            waitForAll(timeout: 0.3 s from now) had not returned 1.5 s later, while one function had \
-            dropped its callback without calling it. That function will never call back; read \
-            "Waiting with a deadline" in the lesson.
-            """, seconds: 1.5) else { return }
+        guard call.givesUp(by: deadline, """
+            with a deadline 0.3 s from now, while one function had dropped its callback without calling \
+            it (so it will never call back),
+            """) else { return }
         #expect(call.results == [false], """
             a function released its callback without ever calling it, yet waitForAll returned true: \
             only functions that called back count as finished.
@@ -171,16 +182,13 @@ extension Exercise2_4Tests {
             let never = HeldCallbacks()
             let deadline = edge.time
             let call = WaitCall([fakeWork(.synchronous), never.work], timeout: deadline)
-            guard call.returned.wait("""
-                waitForAll with \(edge.testDescription) had not returned 1.5 s later, while one function \
-                never called back: the calling thread was still blocked. Read "Waiting with a deadline" \
-                in the lesson.
-                """, seconds: 1.5) else {
+            guard call.givesUp(by: deadline, "with \(edge.testDescription), while one function never called back,") else {
                 never.releaseAll(threads: 1, "unblocking the thread left waiting")
                 return
             }
             #expect(call.results == [false], "with \(edge.testDescription) and a function that never called back, waitForAll must return false")
-            // A deadline already past is more than 0.5 s gone before the call: the 1.5 s bound above holds it.
+            // A deadline already past is more than 0.5 s gone before the call: the bound above
+            // (0.7 s from the call) holds it.
             #expect(edge == .past || call.outcome.all.allSatisfy { !$0.late }, "with \(edge.testDescription), waitForAll returned more than 0.5 s after its deadline")
             #expect(call.outcome.all.allSatisfy { !$0.early }, "with \(edge.testDescription), waitForAll gave up well before its deadline")
         } else {
