@@ -58,7 +58,7 @@ func runInRounds(
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable (_ thread: Int, _ round: Int) -> Void
 ) -> Bool {
-    if let problem = roundsProblem(threads: threads, rounds: rounds, what, seconds: seconds, body) {
+    if let problem = roundsProblem(threads: threads, rounds: rounds, what, seconds: AfterATimeOut.bound(seconds), body) {
         recordTimeout(problem, sourceLocation: sourceLocation)
         return false
     }
@@ -90,7 +90,7 @@ func roundsProblem(
     for round in 0...rounds {
         for _ in 0..<threads where arrived.wait(timeout: deadline) == .timedOut {
             let finished = max(round - 1, 0)
-            return "\(what) — \(finished) of \(rounds) rounds finished within \(Int(seconds)) s; then a call "
+            return "\(what) — \(finished) of \(rounds) rounds finished within \(formatSeconds(seconds)); then a call "
                 + "did not return. Something blocks its caller: a wait nobody signals, or `sync` onto a queue already running."
         }
         if round < rounds { for semaphore in go { semaphore.signal() } }
@@ -122,7 +122,7 @@ func spinningRoundsProblem(
     let deadline = DispatchTime.now() + seconds
     for _ in 0..<threads where finished.wait(timeout: deadline) == .timedOut {
         barrier.stop()
-        return "\(what) — \(roundsDone.load(ordering: .relaxed)) of \(rounds) rounds finished within \(Int(seconds)) s; then a call "
+        return "\(what) — \(roundsDone.load(ordering: .relaxed)) of \(rounds) rounds finished within \(formatSeconds(seconds)); then a call "
             + "did not return. Something blocks its caller: a wait nobody signals, or `sync` onto a queue already running."
     }
     return nil

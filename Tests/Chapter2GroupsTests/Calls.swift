@@ -27,14 +27,6 @@ func settle(
         seconds: seconds, sourceLocation: sourceLocation)
 }
 
-/// Chapter 2's entry points: once one of them has blocked a caller, the later bounded calls of it
-/// in the same run wait only briefly (see ``LearnerEntry``).
-enum Entry {
-    static let runAll = LearnerEntry("runAll")
-    static let fetchApplicationContext = LearnerEntry("fetchApplicationContext")
-    static let load = LearnerEntry("load")
-}
-
 /// `runAll(functions, queue: target.queue, completion:)` on a thread of the test's own; `false`
 /// (after a "Timed out:" failure) when it does not return within 2 s.
 func callRunAll(
@@ -43,8 +35,7 @@ func callRunAll(
     completion: @escaping Block
 ) -> Bool {
     let call = Unchecked((functions, completion))
-    return bounded("runAll(\(what)), which must return at once and leave the waiting to the group,",
-                   entry: Entry.runAll, sourceLocation: sourceLocation) {
+    return bounded("runAll(\(what)), which must return at once and leave the waiting to the group,", sourceLocation: sourceLocation) {
         runAll(call.value.0, queue: target.queue, completion: call.value.1)
     } != nil
 }
@@ -56,8 +47,7 @@ func callFetch(
     completion: @escaping (ApplicationContext) -> Void
 ) -> Bool {
     let call = Unchecked((friends, steps, completion))
-    return bounded("fetchApplicationContext (\(what)), which must return at once and deliver later,",
-                   entry: Entry.fetchApplicationContext, sourceLocation: sourceLocation) {
+    return bounded("fetchApplicationContext (\(what)), which must return at once and deliver later,", sourceLocation: sourceLocation) {
         fetchApplicationContext(friends: call.value.0, steps: call.value.1, queue: target.queue, completion: call.value.2)
     } != nil
 }
@@ -69,8 +59,7 @@ func callLoad(
     completion: @escaping ([URL]) -> Void
 ) -> Bool {
     let call = Unchecked((library, completion))
-    return bounded("load (\(what)), which must return at once and deliver later,",
-                   entry: Entry.load, sourceLocation: sourceLocation) {
+    return bounded("load (\(what)), which must return at once and deliver later,", sourceLocation: sourceLocation) {
         call.value.0.load(queue: target.queue, completion: call.value.1)
     } != nil
 }
@@ -126,9 +115,10 @@ final class PlainMarks: @unchecked Sendable {
     var unmarked: Int { (0..<count).reduce(0) { $0 + (slots[$1] == 0 ? 1 : 0) } }
 }
 
-/// Polls `condition` until it holds, at most `seconds`.
+/// Polls `condition` until it holds, at most `seconds` (cut short after a time-out of the suite:
+/// ``AfterATimeOut``).
 func eventually(seconds: Double = 2, _ condition: () -> Bool) -> Bool {
-    let deadline = DispatchTime.now() + seconds
+    let deadline = DispatchTime.now() + AfterATimeOut.bound(seconds)
     while !condition() {
         if DispatchTime.now() > deadline { return false }
         usleep(200)

@@ -39,9 +39,10 @@ class Books: @unchecked Sendable {
         return body()
     }
 
-    /// Waits up to `seconds` for `isTrue` to hold; returns whether it does.
+    /// Waits up to `seconds` for `isTrue` to hold (cut short after a time-out of the suite:
+    /// ``AfterATimeOut``); returns whether it does.
     func waitUntil(seconds: Double, _ isTrue: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: seconds)
+        let deadline = Date(timeIntervalSinceNow: AfterATimeOut.bound(seconds))
         condition.lock()
         defer { condition.unlock() }
         while !isTrue() {

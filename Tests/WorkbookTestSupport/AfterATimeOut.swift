@@ -1,0 +1,90 @@
+import Synchronization
+import Testing
+
+/// Cuts a suite's waits short once one of its tests has timed out.
+///
+/// A wrong answer that blocks usually blocks every test of its exercise, each for its whole bound,
+/// and under `swift test` the synchronous tests of a run take turns on the few threads of Swift's
+/// cooperative pool, so the bounds add up: measured on Linux x86-64 (2 cores, Swift 6.3.1), 3.2
+/// with a semaphore that starts at zero failed eleven tests in a row, 2 s each, 22 s in all; 2.1
+/// with a `group.wait()` inside runAll, 23 s. After a suite's first time-out, every later wait of
+/// that suite that goes through ``bound(_:)`` lasts at most ``shortBound``, and a time-out it ends
+/// in says so. A correct answer never times out, so it never meets the shorter bound.
+///
+/// Suites are told apart by `Test.current`, so this acts on a test's own thread, where tests wait.
+/// In an exit test's child, which runs one test's body with no `Test.current`, it does nothing.
+public enum AfterATimeOut {
+    /// The longest wait of a suite that has already timed out.
+    public static let shortBound = 0.25
+
+    /// How long a wait meant to last `seconds` may last now, on this test's thread: `seconds`, or
+    /// ``shortBound`` once this test's suite has timed out.
+    public static func bound(_ seconds: Double) -> Double {
+        guard let suite = currentSuite, timedOut.contains(suite) else { return seconds }
+        return min(seconds, shortBound)
+    }
+
+    /// Remembers that the current test's suite has timed out; called by ``recordTimeout(_:sourceLocation:)``.
+    /// Returns whether the suite had timed out before (in this test or another).
+    static func record() -> Bool {
+        guard let suite = currentSuite else { return false }
+        return !timedOut.insert(suite)
+    }
+
+    /// Added to a time-out recorded after an earlier one of the same suite.
+    static let note = "(This exercise had already timed out by then; from then on its tests wait at most \(formatSeconds(shortBound)) for anything.)"
+
+    /// `Module.Suite` of the test running on this task, if any.
+    private static var currentSuite: String? {
+        guard let id = Test.current?.id, id.nameComponents.count > 1 else { return nil }
+        return ([id.moduleName] + id.nameComponents.dropLast()).joined(separator: ".")
+    }
+
+    private static let timedOut = SuiteSet()
+}
+
+/// A small set of suite names that any thread may read or add to, built on relaxed atomics: the
+/// Thread Sanitizer sees no ordering in them, so keeping the set orders nothing between the
+/// threads of the tests (a lock here would hide the races the tests are there to find).
+private final class SuiteSet: Sendable {
+    private final class Slot: Sendable {
+        let hash = Atomic<Int>(0)
+    }
+
+    // Far more slots than a run has suites (18); a full table only means no cutting short.
+    private let slots = (0..<64).map { _ in Slot() }
+
+    private static func hash(_ name: String) -> Int {
+        var hasher = Hasher()
+        hasher.combine(name)
+        let value = hasher.finalize()
+        return value == 0 ? 1 : value
+    }
+
+    func contains(_ name: String) -> Bool {
+        let wanted = Self.hash(name)
+        for index in probe(wanted) {
+            let held = slots[index].hash.load(ordering: .relaxed)
+            if held == wanted { return true }
+            if held == 0 { return false }
+        }
+        return false
+    }
+
+    /// Adds `name`; `false` if it was there already.
+    @discardableResult
+    func insert(_ name: String) -> Bool {
+        let wanted = Self.hash(name)
+        for index in probe(wanted) {
+            let (exchanged, held) = slots[index].hash.compareExchange(expected: 0, desired: wanted, ordering: .relaxed)
+            if exchanged { return true }
+            if held == wanted { return false }
+        }
+        return false
+    }
+
+    private func probe(_ hash: Int) -> [Int] {
+        let start = Int(UInt(bitPattern: hash) % UInt(slots.count))
+        return (0..<slots.count).map { (start + $0) % slots.count }
+    }
+}
