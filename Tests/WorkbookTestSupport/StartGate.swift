@@ -20,9 +20,10 @@ public func runConcurrently(
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable (_ thread: Int, _ iteration: Int) -> Void
 ) -> Bool {
-    guard gatedThreads(threads: threads, iterations: iterations, seconds: seconds, body) else {
+    let limit = AfterATimeOut.bound(seconds)
+    guard gatedThreads(threads: threads, iterations: iterations, seconds: limit, body) else {
         recordTimeout(
-            "\(what) — the \(threads) test threads did not all finish within \(formatSeconds(seconds)); "
+            "\(what) — the \(threads) test threads did not all finish within \(formatSeconds(limit)); "
                 + "something they call blocks (a wait nobody signals, or a caller blocked behind work that needs it).",
             sourceLocation: sourceLocation)
         return false
