@@ -41,7 +41,9 @@ struct TestRunnerTests {
         let process = RecordedTestProcess(
             batch: Fixture.run("died-batch", .signaled(4)),
             alone: ["Exercise5_1Tests": Fixture.run("trap-5.1", .signaled(4))])
-        let verdicts = try TestRunner(process: process).run(items)
+        var runner = TestRunner(process: process)
+        runner.processesAtOnce = 1
+        let verdicts = try runner.run(items)
 
         #expect(verdicts.map(\.exercise.id) == items.map(\.exercise.id), "one verdict each, in the order asked")
         #expect(process.runs.first?.count == 6, "first, one batch of all six")
@@ -58,6 +60,7 @@ struct TestRunnerTests {
     func settled() throws {
         let process = RecordedTestProcess(batch: Fixture.run("clean-solutions", .exited(0)), alone: [:])
         var runner = TestRunner(process: process)
+        runner.processesAtOnce = 1
         runner.grader = Grader(sources: .solutions)
         let items = Fixture.items("1.1", "1.2")
         let verdicts = try runner.run(items)
@@ -77,6 +80,7 @@ struct TestRunnerTests {
         let process = RecordedTestProcess(batch: Fixture.run("clean-solutions", .exited(0)), alone: [:])
         process.packageRoot = root
         var runner = TestRunner(process: process)
+        runner.processesAtOnce = 1
         runner.grader = Grader(sources: .solutions)
         let verdicts = try runner.run(items)
 
@@ -87,5 +91,24 @@ struct TestRunnerTests {
         #expect(flagged.findings.allSatisfy { $0.kind == .wrong })
         #expect(verdicts.first { $0.exercise.id == "1.2" }?.passed == true, "a file that is not there adds nothing")
     }
-}
 
+    @Test("exercises are dealt in turn into three processes run at once: each exercise in one of them, verdicts in the order asked")
+    func dealtIntoProcesses() throws {
+        let items = Fixture.items("1.1", "1.2", "1.3", "5.1", "5.2")
+        let runs = ReplayedRuns(Fixture.run("clean-solutions", .exited(0)))
+        var runner = TestRunner(process: runs)
+        runner.grader = Grader(sources: .solutions)
+        #expect(runner.processesAtOnce == 3)
+        let verdicts = try runner.run(items)
+
+        #expect(verdicts.map(\.exercise.id) == items.map(\.exercise.id))
+        #expect(runs.filters.map(\.count).sorted() == [1, 2, 2])
+        #expect(verdicts.allSatisfy { $0.passed })
+        let suites = runs.filters.flatMap { $0 }
+        for item in items {
+            #expect(suites.filter { $0.contains(item.exercise.suite + "(") }.count == 1, "\(item.exercise.id) runs in exactly one process")
+        }
+        #expect(TestRunner.deal([1, 2, 3, 4, 5, 6, 7], into: 3) == [[1, 4, 7], [2, 5], [3, 6]])
+        #expect(TestRunner.deal([1], into: 3) == [[1]])
+    }
+}

@@ -2,10 +2,15 @@ import Foundation
 
 /// Runs the built test binary on some exercises and grades them.
 ///
-/// Exercises are run together in one process (fast), with Swift Testing's event stream written to a
-/// file the grader names and TSan's reports written to files of their own. When that run cannot say
-/// which exercise something belongs to — the process crashed or hung, or a report names none of their
-/// files — the unsettled exercises are run again, each in a process of its own.
+/// Exercises are dealt into a few batches (``processesAtOnce``), each run in one process, the
+/// processes at the same time, with Swift Testing's event stream written to a file the grader names
+/// and TSan's reports written to files of their own. When a run cannot say which exercise something
+/// belongs to — the process crashed or hung, or a report names none of their files — the unsettled
+/// exercises are run again, each in a process of its own.
+///
+/// Several processes rather than one: a suite's tests mostly wait (for a held queue, a deadline, a
+/// blocked caller), and the synchronous tests of one process take turns on its few cooperative
+/// threads, so one process's waits add up while the cores stay idle.
 ///
 /// This is the policy (batches, isolation, locating crashes); starting processes is the
 /// ``TestProcess``'s, so the policy is tested on recorded runs.
@@ -15,6 +20,10 @@ struct TestRunner: Sendable {
     /// Seconds a process may take in all before the watchdog kills its group: base plus per exercise.
     var baseTimeLimit: Double = 30
     var timeLimitPerExercise: Double = 5
+    /// Test processes run at the same time; the exercises are dealt among them in turn.
+    var processesAtOnce = Self.defaultProcessesAtOnce
+    /// Three: on two cores the runs are mostly waiting (Exercises/MEASUREMENTS.md, M17).
+    static let defaultProcessesAtOnce = 3
 
     /// Runs the tests of the build `launch` describes.
     public init(launch: TestLaunch) {
@@ -29,13 +38,16 @@ struct TestRunner: Sendable {
     /// Grades `exercises`, isolating where needed; returns verdicts in the order given.
     func run(_ exercises: [(chapter: Chapter, exercise: Exercise)]) throws -> [ExerciseVerdict] {
         guard !exercises.isEmpty else { return [] }
-        let artifacts = try runOnce(exercises)
-        let outcome = grader.grade(exercises, artifacts)
-        var verdicts = locatingCrashes(outcome.verdicts, artifacts, alone: exercises.count == 1)
-        for item in outcome.isolate {
-            let run = try runOnce([item])
-            verdicts += locatingCrashes(grader.grade([item], run).verdicts, run, alone: true)
+        let graded = try atOnce(Self.deal(exercises, into: processesAtOnce), width: processesAtOnce) { batch in
+            let artifacts = try runOnce(batch)
+            let outcome = grader.grade(batch, artifacts)
+            return (verdicts: locatingCrashes(outcome.verdicts, artifacts, alone: batch.count == 1), isolate: outcome.isolate)
         }
+        var verdicts = graded.flatMap(\.verdicts)
+        verdicts += try atOnce(graded.flatMap(\.isolate), width: processesAtOnce) { item in
+            let run = try runOnce([item])
+            return locatingCrashes(grader.grade([item], run).verdicts, run, alone: true)
+        }.flatMap { $0 }
         return exercises.compactMap { item in verdicts.first { $0.exercise.id == item.exercise.id } }.map(addingSourceFailures)
     }
 
@@ -48,6 +60,12 @@ struct TestRunner: Sendable {
         var verdict = verdict
         verdict.findings += PatternCheck.failures(in: source, file: file)
         return verdict
+    }
+
+    /// `exercises` dealt in turn into at most `count` batches, each keeping the order given.
+    static func deal<Item>(_ exercises: [Item], into count: Int) -> [[Item]] {
+        let batches = max(1, min(count, exercises.count))
+        return (0..<batches).map { first in stride(from: first, to: exercises.count, by: batches).map { exercises[$0] } }
     }
 
     /// One process over `exercises`.
