@@ -92,17 +92,17 @@ struct TestRunnerTests {
         #expect(verdicts.first { $0.exercise.id == "1.2" }?.passed == true, "a file that is not there adds nothing")
     }
 
-    @Test("exercises are dealt in turn into three processes run at once: each exercise in one of them, verdicts in the order asked")
+    @Test("exercises are dealt in turn into four processes run at once: each exercise in one of them, verdicts in the order asked")
     func dealtIntoProcesses() throws {
         let items = Fixture.items("1.1", "1.2", "1.3", "5.1", "5.2")
         let runs = ReplayedRuns(Fixture.run("clean-solutions", .exited(0)))
         var runner = TestRunner(process: runs)
         runner.grader = Grader(sources: .solutions)
-        #expect(runner.processesAtOnce == 3)
+        #expect(runner.processesAtOnce == 4)
         let verdicts = try runner.run(items)
 
         #expect(verdicts.map(\.exercise.id) == items.map(\.exercise.id))
-        #expect(runs.filters.map(\.count).sorted() == [1, 2, 2])
+        #expect(runs.filters.map(\.count).sorted() == [1, 1, 1, 2])
         #expect(verdicts.allSatisfy { $0.passed })
         let suites = runs.filters.flatMap { $0 }
         for item in items {

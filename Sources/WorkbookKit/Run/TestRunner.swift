@@ -22,8 +22,8 @@ struct TestRunner: Sendable {
     var timeLimitPerExercise: Double = 5
     /// Test processes run at the same time; the exercises are dealt among them in turn.
     var processesAtOnce = Self.defaultProcessesAtOnce
-    /// Three: on two cores the runs are mostly waiting (Exercises/MEASUREMENTS.md, M17).
-    static let defaultProcessesAtOnce = 3
+    /// Four: on two cores the runs are mostly waiting (Exercises/MEASUREMENTS.md, M17).
+    static let defaultProcessesAtOnce = 4
 
     /// Runs the tests of the build `launch` describes.
     public init(launch: TestLaunch) {
