@@ -292,6 +292,11 @@ enum CompletionDimensions {
         guard handed.call(within: 2, { call.start(start.value.0, handed.queue, start.value.1) }) else {
             return childTimedOut("\(name) did not return within 2 s: it blocks its caller.")
         }
+        // A completion sent to the queue too early — before any callback — reads the boxes now:
+        // let it, before they are written, so that such an answer fails below as completing too
+        // early, every run, rather than as a race of the test's own lines when the queue is slow to
+        // run it. (An answer that blocks the queue until the callbacks come is not held up for long.)
+        _ = handed.settles(within: 0.5)
         let made = boxes.all, callbacks = Unchecked(parked.all.map(\.value))
         guard made.count == count, callbacks.value.count == count else {
             return "\(name) started \(made.count) of its \(count) pieces"

@@ -83,8 +83,10 @@ private final class SuiteSet: Sendable {
         return false
     }
 
-    private func probe(_ hash: Int) -> [Int] {
+    /// The slots to look at for `hash`, in order (linear probing), computed as they are looked at.
+    private func probe(_ hash: Int) -> some Sequence<Int> {
         let start = Int(UInt(bitPattern: hash) % UInt(slots.count))
-        return (0..<slots.count).map { (start + $0) % slots.count }
+        let count = slots.count
+        return (0..<count).lazy.map { (start + $0) % count }
     }
 }

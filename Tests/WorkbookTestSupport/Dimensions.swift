@@ -64,6 +64,15 @@ public final class QueueProbe: Sendable {
         }
         return returned.happens(within: seconds)
     }
+
+    /// Waits, at most `seconds`, until every block sent to ``queue`` before this call has run (for a
+    /// concurrent queue, through a barrier); tells whether it had. Afterwards, what those blocks did
+    /// is ordered before the caller's next steps, for the Thread Sanitizer too.
+    public func settles(within seconds: Double) -> Bool {
+        let settled = Signal()
+        queue.async(flags: .barrier) { settled.fire() }
+        return settled.happens(within: seconds)
+    }
 }
 
 /// The edge cases of a deadline parameter.

@@ -9,8 +9,8 @@ import Testing
 /// `iterations` times with its thread index and the iteration number.
 ///
 /// Returns `false`, after recording a hang-kind failure naming `what`, if the threads do not all
-/// finish within `seconds` — learner code that blocks forever turns into a clear failure instead
-/// of a hung test run.
+/// finish within `seconds` (cut short once the test's suite has timed out, see ``AfterATimeOut``) —
+/// learner code that blocks forever turns into a clear failure instead of a hung test run.
 @discardableResult
 public func runConcurrently(
     threads: Int = 4,
