@@ -102,8 +102,8 @@ struct Exercise1_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(cutShort: cutShort) {
                 let slot = Slot<Unchecked<() -> Void>>()
                 let runs = Tally<Void>()
                 let latch = keepAlive(makeLatch(count: 2) {
@@ -204,8 +204,8 @@ extension Exercise1_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 let runs = Tally<String>()
                 guard within(2, { () -> Void in
                     do { _ = makeLatch(count: 3) { runs.append("never called") } }

@@ -146,8 +146,8 @@ struct Exercise1_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(cutShort: cutShort) {
                 let slot = Slot<Unchecked<(Bool) -> Void>>()
                 let results = Tally<Bool>()
                 let latch = keepAlive(makeLatch(count: 2) { (allFinished: Bool) in
@@ -250,8 +250,8 @@ extension Exercise1_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 let runs = Tally<String>()
                 guard within(2, { () -> Void in
                     do { _ = makeLatch(count: 3) { (_: Bool) in runs.append("never called") } }

@@ -32,8 +32,8 @@ struct Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 8) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 8, cutShort: cutShort) {
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 1)))
                 guard within(2, { latch.value.countDown() }) != nil else { return childTimedOut("countDown() did not return within 2 s") }
                 for attempt in 1...3 {
@@ -62,8 +62,8 @@ struct Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 6) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 6, cutShort: cutShort) {
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 2)))
                 let results = Tally<DispatchTimeoutResult>()
                 let ready = Signal(), done = Signal()
@@ -102,8 +102,8 @@ struct Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 6) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 6, cutShort: cutShort) {
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 2)))
                 guard let before = within(2, { latch.value.count }) else { return childTimedOut("count did not return within 2 s") }
                 if before != 2 { return "a new CountDownLatch(count: 2) has count \(before)" }
@@ -138,8 +138,8 @@ struct Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 6) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 6, cutShort: cutShort) {
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 1)))
                 for _ in 0..<2 {
                     guard let early = within(2, { latch.value.wait(timeout: .now() + 0.05) }) else {
@@ -170,8 +170,8 @@ struct Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 8) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 8, cutShort: cutShort) {
                 let target = TestQueue()
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 2)))
                 let runs = Tally<(block: Int, onQueue: Bool)>()
@@ -240,8 +240,8 @@ struct Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 6) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 6, cutShort: cutShort) {
                 let target = TestQueue()
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 1)))
                 let seen = Tally<String>()
@@ -276,8 +276,8 @@ struct Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 12) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 12, cutShort: cutShort) {
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 4 * 1_000)))
                 let target = TestQueue()
                 let written = Unchecked(UnsafeMutablePointer<Int>.allocate(capacity: 4))
@@ -350,8 +350,8 @@ struct Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 12) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 12, cutShort: cutShort) {
                 let rounds = 500
                 let target = TestQueue()
                 // Counts 1 to 4 for four callers: the countDown that reaches zero, and up to three after it,
@@ -402,8 +402,8 @@ struct Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 8) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 8, cutShort: cutShort) {
                 final class Token: @unchecked Sendable {}
                 final class Watch: @unchecked Sendable {
                     private let lock = NSLock()
@@ -457,8 +457,8 @@ extension Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [name = name as String] in
-            runInChild(seconds: 14) {
+        ) { [name = name as String, cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 14, cutShort: cutShort) {
                 let kind = HandedQueue(rawValue: name)!
                 let probe = kind.make(label: "workbook.test.notify-target")
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 1)))
@@ -545,8 +545,8 @@ extension Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [name = name as String] in
-            runInChild(seconds: 10) {
+        ) { [name = name as String, cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 10, cutShort: cutShort) {
                 let edge = DeadlineEdge(rawValue: name)!
                 // Open from the start, and opened by countDown(): a wait returns .success at once.
                 guard let zero = within(2, { Unchecked(keepAlive(CountDownLatch(count: 0))) }) else {
@@ -615,8 +615,8 @@ extension Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [first = first as String, second = second as String, label = label as String] in
-            runInChild(seconds: 12) {
+        ) { [first = first as String, second = second as String, label = label as String, cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 12, cutShort: cutShort) {
                 // Thread 0 makes the first operation, thread 1 the second, thread 2 a countDown();
                 // each latch needs every countDown() of its round, so one of them opens it.
                 let roles = [first, second, "countDown"]
@@ -678,8 +678,8 @@ extension Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 8) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 8, cutShort: cutShort) {
                 guard let pair = within(2, { Unchecked(keepAlive((CountDownLatch(count: 1), CountDownLatch(count: 2)))) }) else {
                     return childTimedOut("making two latches did not return within 2 s")
                 }
@@ -735,8 +735,8 @@ extension Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [name = name as String] in
-            runInChild(seconds: 8) {
+        ) { [name = name as String, cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 8, cutShort: cutShort) {
                 let state = Exercise1_3Tests.Release(rawValue: name)!
                 let target = TestQueue()
                 let ran = Tally<Int>(), release = Signal(), holding = Signal()

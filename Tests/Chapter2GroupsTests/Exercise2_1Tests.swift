@@ -116,8 +116,8 @@ struct Exercise2_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 2) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 2, cutShort: cutShort) {
                 let target = TestQueue()
                 let viaQueue: FunctionWithCallback = { done in
                     let callback = Unchecked(done)
@@ -172,8 +172,8 @@ extension Exercise2_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [formName = formName as String] in
-            runInChild(seconds: 4) {
+        ) { [formName = formName as String, cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 let form = HandedQueue(rawValue: formName)!
                 let probe = form.make()
                 let held = HeldCallbacks()

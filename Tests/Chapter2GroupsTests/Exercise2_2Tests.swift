@@ -125,8 +125,8 @@ extension Exercise2_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [formName = formName as String] in
-            runInChild(seconds: 4) {
+        ) { [formName = formName as String, cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 let form = HandedQueue(rawValue: formName)!
                 let probe = form.make()
                 let friends = HeldFriendService(), steps = HeldStepsService()

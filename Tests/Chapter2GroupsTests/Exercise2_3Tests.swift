@@ -121,8 +121,8 @@ struct Exercise2_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 3) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 3, cutShort: cutShort) {
                 let cases: [(what: String, sources: [ListSource])] = [
                     ("one of three sources fails", [
                         ListSource(urls: (0..<30).map { video(0, $0) }, style: .asynchronous),
@@ -386,8 +386,8 @@ extension Exercise2_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [formName = formName as String] in
-            runInChild(seconds: 4) {
+        ) { [formName = formName as String, cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 let form = HandedQueue(rawValue: formName)!
                 let probe = form.make()
                 let held = (0..<2).map { _ in HeldSource() }
@@ -601,8 +601,8 @@ extension Exercise2_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 3) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 3, cutShort: cutShort) {
                 let held = HeldSource()
                 let quick = ListSource(urls: (0..<5).map { video(1, $0) }, style: .synchronous)
                 let target = TestQueue()

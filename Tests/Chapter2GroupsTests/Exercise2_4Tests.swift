@@ -128,8 +128,8 @@ struct Exercise2_4Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 2) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 2, cutShort: cutShort) {
                 let late = HeldCallbacks()
                 let outcome = Tally<Bool>(), returned = Signal()
                 startThread {

@@ -115,8 +115,8 @@ struct Exercise3_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 5) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 5, cutShort: cutShort) {
                 let ui = TestQueue(label: "workbook.ui")
                 let screen = FakeScreen(ui: ui)
                 defer { screen.dismissEverythingFromNowOn() }
@@ -159,8 +159,8 @@ struct Exercise3_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 5) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 5, cutShort: cutShort) {
                 let ui = TestQueue(label: "workbook.ui")
                 let screen = FakeScreen(ui: ui)
                 defer { screen.dismissEverythingFromNowOn() }
@@ -198,8 +198,8 @@ struct Exercise3_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 5) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 5, cutShort: cutShort) {
                 let ui = TestQueue(label: "workbook.ui")
                 let screen = FakeScreen(ui: ui)
                 let a = FakeModal("A")
@@ -267,8 +267,8 @@ struct Exercise3_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 6) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 6, cutShort: cutShort) {
                 // A fresh process: its global queues have a handful of workers, and on Linux their
                 // pool grows by about one thread a second once they are all blocked. Sixty-four
                 // modals wait while the first is up; then the app sends a block to
@@ -338,8 +338,8 @@ struct Exercise3_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 6) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 6, cutShort: cutShort) {
                 // Two presenters, each with its own screen, sharing the app's UI queue.
                 let ui = TestQueue(label: "workbook.ui")
                 let first = FakeScreen(ui: ui), second = FakeScreen(ui: ui)
@@ -393,8 +393,8 @@ struct Exercise3_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 8) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 8, cutShort: cutShort) {
                 let ui = TestQueue(label: "workbook.ui")
                 let screen = FakeScreen(ui: ui)
                 // A presenter released fresh, never used.

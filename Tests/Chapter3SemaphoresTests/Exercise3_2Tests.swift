@@ -140,8 +140,8 @@ struct Exercise3_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 8) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 8, cutShort: cutShort) {
                 // Three calls in a row, the server answering at once.
                 do {
                     let api = FakeAudioAPI(answers: .synchronous)
@@ -212,8 +212,8 @@ struct Exercise3_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 5) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 5, cutShort: cutShort) {
                 let ui = TestQueue(label: "workbook.ui")
                 let api = FakeAudioAPI(answers: .later, deliveredOn: ui.queue)
                 let service = Unchecked(keptForever(AudioService(api: api)))
@@ -249,8 +249,8 @@ struct Exercise3_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 5) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 5, cutShort: cutShort) {
                 let api = FakeAudioAPI(answers: .held)
                 let answers = Arrivals<String>()
                 weak var serviceLeft: AudioService?
@@ -393,8 +393,8 @@ struct Exercise3_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 8) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 8, cutShort: cutShort) {
                 let api = FakeAudioAPI(answers: .held)
                 let answers = Arrivals<String>()
                 // A service released fresh, never used.

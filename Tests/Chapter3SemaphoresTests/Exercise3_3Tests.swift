@@ -213,8 +213,8 @@ struct Exercise3_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 8) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 8, cutShort: cutShort) {
                 // 200 jobs from four threads, each calling done() before it returns.
                 do {
                     let jobs = FakeJobs(finish: .synchronous)
@@ -270,8 +270,8 @@ struct Exercise3_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 5) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 5, cutShort: cutShort) {
                 let jobs = FakeJobs(finish: .held)
                 weak var limiterLeft: DownloadLimiter?
                 do {
@@ -437,8 +437,8 @@ struct Exercise3_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 8) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 8, cutShort: cutShort) {
                 let jobs = FakeJobs(finish: .held)
                 // A limiter released fresh, never used.
                 do { _ = DownloadLimiter(maxConcurrent: 2) }

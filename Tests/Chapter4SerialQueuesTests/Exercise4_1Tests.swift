@@ -15,8 +15,8 @@ struct Exercise4_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(cutShort: cutShort) {
                 let store = Unchecked(TokenStore())
                 if let first = store.value.token { return "a new store must hold no token, but token read \"\(first)\"" }
                 store.value.token = "abc"
@@ -58,8 +58,8 @@ struct Exercise4_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 let store = Unchecked(TokenStore())
                 // Writers set "t<thread>-<iteration>", and clear the token (nil) every other time:
                 // clearing is a write like any other.
@@ -76,8 +76,8 @@ struct Exercise4_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 guard #available(macOS 15.0, *) else { return nil }
                 let store = Unchecked(TokenStore())
                 // Turn 2i: the writer sets token i — or clears it, every 4th time; turn 2i+1: the
@@ -97,8 +97,8 @@ struct Exercise4_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 let store = Unchecked(TokenStore())
                 guard let queue = queueProperty(of: store.value) else {
                     return "TokenStore has no stored `queue` any more; keep `let queue` and do every access to `cachedToken` on it (4.2's update relies on it)"
@@ -134,8 +134,8 @@ struct Exercise4_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 8) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 8, cutShort: cutShort) {
                 for newValue in ["after", nil] as [String?] {
                     let store = Unchecked(TokenStore())
                     guard let queue = queueProperty(of: store.value) else {
@@ -186,8 +186,8 @@ extension Exercise4_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 8) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 8, cutShort: cutShort) {
                 runEveryPairAtOnce(Exercise4_1Tests.operations) { pair in
                     let store = Unchecked(TokenStore())
                     store.value.token = "start"
@@ -226,8 +226,8 @@ extension Exercise4_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 let one = Unchecked(TokenStore()), two = Unchecked(TokenStore())
                 one.value.token = "one"
                 if let seen = two.value.token {
@@ -267,8 +267,8 @@ extension Exercise4_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 6) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 6, cutShort: cutShort) {
                 releasedWhileWorkWaits({ TokenStore() }, "token = \"late\"") { store in store.token = "late" }
             }
         }

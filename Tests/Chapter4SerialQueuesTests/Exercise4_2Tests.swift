@@ -29,8 +29,8 @@ struct Exercise4_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(cutShort: cutShort) {
                 let store = TokenStore()
                 let seen = Tally<String?>()
                 store.update { seen.append($0); return "a" }
@@ -49,8 +49,8 @@ struct Exercise4_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(cutShort: cutShort) {
                 let store = TokenStore()
                 guard let queue = queueProperty(of: store) else {
                     return "TokenStore has no stored `queue` any more; keep `let queue`: 4.1's token and update must share it"
@@ -75,8 +75,8 @@ struct Exercise4_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 let store = Unchecked(TokenStore())
                 let inTransform = [Signal(), Signal()]
                 let meter = ConcurrencyMeter()
@@ -110,8 +110,8 @@ struct Exercise4_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 guard #available(macOS 15.0, *) else { return nil }
                 let store = Unchecked(TokenStore())
                 // Turn 2i + thread: that thread adds one. Only the store's queue can order one thread's
@@ -146,8 +146,8 @@ struct Exercise4_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 6) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 6, cutShort: cutShort) {
                 let store = Unchecked(TokenStore())
                 let calls = Tally<Void>()
                 guard runConcurrently(threads: 4, iterations: 1_000, "4 000 update calls", { _, _ in
@@ -178,8 +178,8 @@ extension Exercise4_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 8) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 8, cutShort: cutShort) {
                 guard queueProperty(of: TokenStore()) != nil else {
                     return "TokenStore has no stored `queue` any more; keep `let queue`: 4.1's token and update must share it"
                 }
@@ -228,8 +228,8 @@ extension Exercise4_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 let one = Unchecked(TokenStore()), two = Unchecked(TokenStore())
                 // One store's transform reads and updates the other store, as code that keeps two
                 // tokens in step would. With a lock or a queue shared by every store, the inner

@@ -23,8 +23,8 @@ struct Exercise4_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(cutShort: cutShort) {
                 let cache = Unchecked(SettingsCache())
                 if let value = cache.value.value(forKey: "theme") { return "a new cache must hold no values, but theme read \"\(value)\"" }
                 cache.value.setValue("dark", forKey: "theme")
@@ -63,8 +63,8 @@ struct Exercise4_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 let cache = Unchecked(SettingsCache())
                 // A design without the starter's `queue` cannot be measured this way; the other tests
                 // still judge it.
@@ -96,8 +96,8 @@ struct Exercise4_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 guard #available(macOS 15.0, *) else { return nil }
                 let cache = Unchecked(SettingsCache())
                 let keys = (0..<8).map { "k\($0)" }
@@ -136,8 +136,8 @@ struct Exercise4_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 5) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 5, cutShort: cutShort) {
                 let cache = Unchecked(SettingsCache())
                 // A design without the starter's `queue` cannot be set up this way; the other tests
                 // still judge it.
@@ -195,8 +195,8 @@ struct Exercise4_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 guard #available(macOS 15.0, *) else { return nil }
                 let cache = Unchecked(SettingsCache())
                 let keys = [(0..<4).map { "a\($0)" }, (0..<4).map { "b\($0)" }]
@@ -242,8 +242,8 @@ extension Exercise4_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 8) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 8, cutShort: cutShort) {
                 guard #available(macOS 15.0, *) else { return nil }
                 return runEveryPairAtOnce(Exercise4_3Tests.operations) { pair in
                     // Short keys and values (stored inline), every key there before the threads start.
@@ -294,8 +294,8 @@ extension Exercise4_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 let one = Unchecked(SettingsCache()), two = Unchecked(SettingsCache())
                 one.value.setValue("dark", forKey: "theme")
                 if let seen = two.value.value(forKey: "theme") {
@@ -330,8 +330,8 @@ extension Exercise4_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 6) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 6, cutShort: cutShort) {
                 releasedWhileWorkWaits({ SettingsCache() }, "setValue(\"late\", forKey: \"mode\")") { cache in
                     cache.setValue("late", forKey: "mode")
                 }

@@ -36,8 +36,8 @@ struct Exercise4_4Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(cutShort: cutShort) {
                 let written = Tally<[String]>()
                 let log = EventLog(capacity: 10) { written.append($0) }
                 let empty = log.flush()
@@ -59,8 +59,8 @@ struct Exercise4_4Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(cutShort: cutShort) {
                 let written = Tally<[String]>()
                 let writers = Tally<pthread_t>()
                 let log = EventLog(capacity: 3) { batch in
@@ -98,8 +98,8 @@ struct Exercise4_4Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 let written = Tally<[String]>()
                 let log = Unchecked(EventLog(capacity: 8) { written.append($0) })
                 guard runConcurrently(threads: 4, iterations: 500, "recording", { thread, iteration in
@@ -120,8 +120,8 @@ struct Exercise4_4Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 // Capacity 1: every record fills the log. Three records wait on the log's queue while
                 // the test holds it; released, their blocks run one after another, in the order they
                 // arrived. A record that learns "full" in one block and takes the batch out in a later
@@ -162,8 +162,8 @@ struct Exercise4_4Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 let written = Tally<[String]>()
                 let flushed = Tally<[String]>()
                 let log = Unchecked(EventLog(capacity: 8) { written.append($0) })
@@ -189,8 +189,8 @@ struct Exercise4_4Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 guard #available(macOS 15.0, *) else { return nil }
                 let written = Tally<[String]>()
                 let flushed = Tally<[String]>()
@@ -229,8 +229,8 @@ struct Exercise4_4Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(cutShort: cutShort) {
                 var log: EventLog?
                 let written = Tally<[String]>()
                 log = EventLog(capacity: 2) { batch in
@@ -254,8 +254,8 @@ struct Exercise4_4Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(cutShort: cutShort) {
                 let written = Tally<[String]>()
                 let other = Signal()
                 let holder = LogHolder()
@@ -300,8 +300,8 @@ extension Exercise4_4Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 8) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 8, cutShort: cutShort) {
                 runEveryPairAtOnce(Exercise4_4Tests.operations) { pair in
                     let written = Tally<[String]>(), flushed = Tally<[String]>()
                     let log = Unchecked(EventLog(capacity: 4) { written.append($0) })
@@ -334,8 +334,8 @@ extension Exercise4_4Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 let holder = LogHolder()
                 let writtenOne = Tally<[String]>(), writtenTwo = Tally<[String]>()
                 let two = Unchecked(EventLog(capacity: 2) { writtenTwo.append($0) })
@@ -374,8 +374,8 @@ extension Exercise4_4Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 for onAnotherThread in [false, true] {
                     let holder = LogHolder()
                     let written = Tally<[String]>(), flushedInWrite = Tally<[String]>()
@@ -418,8 +418,8 @@ extension Exercise4_4Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 5) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 5, cutShort: cutShort) {
                 let inWrite = Signal(), release = Signal()
                 let log = Unchecked(EventLog(capacity: 2) { _ in
                     inWrite.fire()
@@ -450,8 +450,8 @@ extension Exercise4_4Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 6) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 6, cutShort: cutShort) {
                 let written = Tally<[String]>()
                 if let problem = releasedWhileWorkWaits({ EventLog(capacity: 1) { written.append($0) } }, "record(\"late\")", { log in
                     log.record("late")

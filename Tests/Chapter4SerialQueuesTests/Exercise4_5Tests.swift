@@ -18,8 +18,8 @@ struct Exercise4_5Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(cutShort: cutShort) {
                 let holder = Unchecked(AuthToken(token: "first"))
                 let first = holder.value.token
                 if first != "first" { return "AuthToken(token: \"first\").token read \"\(first)\"" }
@@ -61,8 +61,8 @@ struct Exercise4_5Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 let holder = Unchecked(AuthToken(token: "first"))
                 // Writers set "t<thread>-<iteration>"; readers check that every token they see is
                 // one somebody stored.
@@ -79,8 +79,8 @@ struct Exercise4_5Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 guard #available(macOS 15.0, *) else { return nil }
                 let holder = Unchecked(AuthToken(token: "first"))
                 // Turn 2i: the writer sets token i; turn 2i+1: the reader reads it back. Only the
@@ -120,8 +120,8 @@ extension Exercise4_5Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 8) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 8, cutShort: cutShort) {
                 runEveryPairAtOnce(Exercise4_5Tests.operations) { pair in
                     let holder = Unchecked(AuthToken(token: "first"))
                     let call: @Sendable (String, Int, Int) -> String? = { operation, thread, iteration in
@@ -155,8 +155,8 @@ extension Exercise4_5Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 let one = Unchecked(AuthToken(token: "one")), two = Unchecked(AuthToken(token: "two"))
                 let first = one.value.token
                 if first != "one" {
@@ -187,8 +187,8 @@ extension Exercise4_5Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 6) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 6, cutShort: cutShort) {
                 releasedWhileWorkWaits({ AuthToken(token: "first") }, "token = \"late\"") { holder in holder.token = "late" }
             }
         }

@@ -197,7 +197,7 @@ final class WatchedRun: @unchecked Sendable {
 
     /// Waits at most `seconds` for the first completion.
     func firstCompletion(within seconds: Double = 2) -> Bool {
-        completed.wait(timeout: .now() + seconds) == .success
+        completed.wait(timeout: .now() + AfterATimeOut.bound(seconds)) == .success
     }
 
     /// What is wrong with the completions so far, if anything. `queue` was busy until the call had
@@ -452,7 +452,7 @@ extension CompletionDimensions {
                               seconds: 5, sourceLocation: sourceLocation, { _, _ in
             if let index = nextLate.take(below: late.value.count) { late.value[index]() }
         }) else { return }
-        let deadline = DispatchTime.now() + 2
+        let deadline = DispatchTime.now() + AfterATimeOut.bound(2)
         for _ in 0..<total where arrived.wait(timeout: deadline) == .timedOut {
             recordTimeout("\(pair.testDescription) at the same moment: \(total - completions.count) of \(total) calls of \(call.name(2)) did not run completion within 2 s of their last callback",
                           sourceLocation: sourceLocation)

@@ -16,8 +16,8 @@ struct Exercise5_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(cutShort: cutShort) {
                 let counter = HitCounter()
                 let start = counter.value
                 if start != 0 { return "a new HitCounter has value \(start); it must start at 0" }
@@ -39,8 +39,8 @@ struct Exercise5_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 let counter = Unchecked(HitCounter())
                 guard runConcurrently(threads: 4, iterations: 1_000, "4 000 increment() calls", seconds: 3, { _, _ in
                     counter.value.increment()
@@ -58,8 +58,8 @@ struct Exercise5_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 let counter = Unchecked(HitCounter())
                 let backwards = Tally<(Int, Int)>()
                 guard runConcurrently(threads: 4, iterations: 500, "reading and incrementing together", seconds: 3, { thread, _ in
@@ -92,8 +92,8 @@ struct Exercise5_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [pair] in
-            runInChild(seconds: 4) {
+        ) { [pair, cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 let counter = Unchecked(HitCounter())
                 // Each thread notes only its own last read; they are looked at after all have finished.
                 let lastRead = Unchecked(UnsafeMutablePointer<Int>.allocate(capacity: 4))
@@ -128,8 +128,8 @@ struct Exercise5_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 let first = HitCounter(), second = HitCounter()
                 for _ in 0..<3 { first.increment() }
                 for _ in 0..<2 { second.increment() }
@@ -155,8 +155,8 @@ struct Exercise5_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 for _ in 0..<200 { _ = HitCounter() }
                 // Released the moment increment() returns: whatever increment() left for later
                 // must not need the counter any more.

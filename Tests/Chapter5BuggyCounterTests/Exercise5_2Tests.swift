@@ -54,8 +54,8 @@ struct Exercise5_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 for times in [1, 2, 3, 10] {
                     let probe = WorkProbe()
                     let hold = QueueHold(probe.target)
@@ -79,8 +79,8 @@ struct Exercise5_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 4) {
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) {
                 let probe = WorkProbe()
                 let call = "performAll(times: 20, …) with work that calls back from threads of its own"
                 probe.callerIsCurrentThread()
@@ -145,8 +145,8 @@ struct Exercise5_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [form] in
-            runInChild(seconds: 8) { CompletionDimensions.scenarios(Self.call, on: HandedQueue(rawValue: form)!) }
+        ) { [form, cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 8, cutShort: cutShort) { CompletionDimensions.scenarios(Self.call, on: HandedQueue(rawValue: form)!) }
         }
         judgeChild(result, "performAll with `queue` \(HandedQueue(rawValue: form)!.testDescription)", ifItCrashed: Self.trapAdvice)
     }
@@ -156,8 +156,8 @@ struct Exercise5_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [form] in
-            runInChild(seconds: 4) { CompletionDimensions.callbackWorkIsVisible(Self.call, on: HandedQueue(rawValue: form)!) }
+        ) { [form, cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 4, cutShort: cutShort) { CompletionDimensions.callbackWorkIsVisible(Self.call, on: HandedQueue(rawValue: form)!) }
         }
         judgeChild(result, "completion read what each callback's thread wrote just before calling back (`queue`: \(HandedQueue(rawValue: form)!.testDescription)). Nothing but performAll orders those writes before completion: the last callback must see every other callback's work — a DispatchGroup, a lock or a serial queue does; a `.relaxed` atomic count does not (see \"Bug one: the race\" in the lesson)", ifItCrashed: Self.trapAdvice)
     }
@@ -167,8 +167,8 @@ struct Exercise5_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 8) { CompletionDimensions.twoCallsAtOnce(Self.call) }
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 8, cutShort: cutShort) { CompletionDimensions.twoCallsAtOnce(Self.call) }
         }
         judgeChild(result, "two calls of performAll at once, and a third started from the first one's completion", ifItCrashed: Self.trapAdvice)
     }
@@ -178,8 +178,8 @@ struct Exercise5_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) {
-            runInChild(seconds: 8) { CompletionDimensions.waitsForASlowCallback(Self.call) }
+        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+            runInChild(seconds: 8, cutShort: cutShort) { CompletionDimensions.waitsForASlowCallback(Self.call) }
         }
         judgeChild(result, "performAll with one callback held back 1.6 s", ifItCrashed: Self.trapAdvice)
     }

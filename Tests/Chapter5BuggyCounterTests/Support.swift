@@ -139,12 +139,12 @@ final class WorkProbe: @unchecked Sendable {
 
     /// Waits at most `seconds` for the first completion.
     func firstCompletion(within seconds: Double = 2) -> Bool {
-        completed.wait(timeout: .now() + seconds) == .success
+        completed.wait(timeout: .now() + AfterATimeOut.bound(seconds)) == .success
     }
 
     /// Waits at most `seconds` until `count` callbacks have been made and have returned.
     func callbacksFinished(_ count: Int, within seconds: Double = 2) -> Bool {
-        let deadline = DispatchTime.now() + seconds
+        let deadline = DispatchTime.now() + AfterATimeOut.bound(seconds)
         for _ in 0..<count where callbackFinished.wait(timeout: deadline) == .timedOut { return false }
         return true
     }
@@ -217,14 +217,15 @@ func releaseInPairs(
             finished.signal()
         }
     }
-    let deadline = DispatchTime.now() + seconds
+    let limit = AfterATimeOut.bound(seconds)
+    let deadline = DispatchTime.now() + limit
     for _ in 0..<2 where finished.wait(timeout: deadline) == .timedOut {
         barrier.stop()
-        let later = DispatchTime.now() + 3
+        let later = DispatchTime.now() + AfterATimeOut.bound(3)
         for _ in 0..<2 where finished.wait(timeout: later) == .timedOut { break }
         // Left allocated: a thread stuck in a callback may still write its half.
         recordTimeout(
-            "\(what) — the 2 test threads did not finish within \(formatSeconds(seconds)); something the callbacks call blocks.",
+            "\(what) — the 2 test threads did not finish within \(formatSeconds(limit)); something the callbacks call blocks.",
             sourceLocation: sourceLocation)
         return nil
     }
@@ -334,7 +335,7 @@ private func collisionBatch(
     let pairs = (0..<rounds).map { (callbacks[2 * $0], callbacks[2 * $0 + 1]) }
     guard let overlapped = releaseInPairs(pairs, "calling back the two pieces of each call from 2 threads at once",
                                           sourceLocation: sourceLocation) else { return nil }
-    let deadline = DispatchTime.now() + 2
+    let deadline = DispatchTime.now() + AfterATimeOut.bound(2)
     for _ in 0..<rounds where arrived.wait(timeout: deadline) == .timedOut {
         recordTimeout("\(rounds - completions.count) of \(rounds) calls of \(calls.call) did not run completion within 2 s of their two callbacks",
                       sourceLocation: sourceLocation)

@@ -12,7 +12,10 @@ import Testing
 /// in says so. A correct answer never times out, so it never meets the shorter bound.
 ///
 /// Suites are told apart by `Test.current`, so this acts on a test's own thread, where tests wait.
-/// In an exit test's child, which runs one test's body with no `Test.current`, it does nothing.
+/// An exit test's child runs one test's body with no `Test.current`: its parent passes
+/// ``hasTimedOut`` in through the exit test's capture list, and ``runInChild(seconds:cutShort:_:)``
+/// then ends the child after ``shortBound`` if its work has not finished by then. The child still
+/// runs, so a trap or a race it meets at once is still reported.
 public enum AfterATimeOut {
     /// The longest wait of a suite that has already timed out.
     public static let shortBound = 0.25
@@ -20,8 +23,13 @@ public enum AfterATimeOut {
     /// How long a wait meant to last `seconds` may last now, on this test's thread: `seconds`, or
     /// ``shortBound`` once this test's suite has timed out.
     public static func bound(_ seconds: Double) -> Double {
-        guard let suite = currentSuite, timedOut.contains(suite) else { return seconds }
-        return min(seconds, shortBound)
+        hasTimedOut ? min(seconds, shortBound) : seconds
+    }
+
+    /// Whether the current test's suite has timed out already.
+    public static var hasTimedOut: Bool {
+        guard let suite = currentSuite else { return false }
+        return timedOut.contains(suite)
     }
 
     /// Remembers that the current test's suite has timed out; called by ``recordTimeout(_:sourceLocation:)``.

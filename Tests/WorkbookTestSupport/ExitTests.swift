@@ -4,7 +4,9 @@ import WorkbookWire
 
 // Helpers for tests whose code may trap or hang: they run it in the child process of an exit test,
 //
-//     let result = await #expect(processExitsWith: .failure, observing: […]) { runInChild { … } }
+//     let result = await #expect(processExitsWith: .failure, observing: […]) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+//         runInChild(cutShort: cutShort) { … }
+//     }
 //     judgeChild(result, "doing this", ifItCrashed: "the likely cause")
 //
 // so that a trap in learner code fails one test instead of ending the whole test run.
@@ -25,13 +27,21 @@ public enum ChildExit {
     public static let hung: Int32 = 42
 }
 
-/// Runs `work` on a new thread of the child process and waits for it, at most `seconds`.
+/// Runs `work` on a new thread of the child process and waits for it, at most `seconds` — or at
+/// most ``AfterATimeOut/shortBound`` when `cutShort` (the parent's suite has timed out already).
 ///
-/// Call it as the whole body of an exit test. `work` returns `nil` when all is well, or a sentence
-/// saying what is wrong. The child then ends with ``ChildExit/passed`` or ``ChildExit/wrong``; a
-/// hang ends it with ``ChildExit/hung`` (an exit test has no time limit of its own), and a trap
-/// with its signal.
-public func runInChild(seconds: Double = 2, _ work: @escaping @Sendable () -> String?) -> Never {
+/// Call it as the whole body of an exit test, with the parent's ``AfterATimeOut/hasTimedOut`` in the
+/// capture list:
+///
+///     ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+///         runInChild(seconds: 4, cutShort: cutShort) { … }
+///     }
+///
+/// `work` returns `nil` when all is well, or a sentence saying what is wrong. The child then ends
+/// with ``ChildExit/passed`` or ``ChildExit/wrong``; a hang ends it with ``ChildExit/hung`` (an exit
+/// test has no time limit of its own), and a trap with its signal.
+public func runInChild(seconds: Double = 2, cutShort: Bool = false, _ work: @escaping @Sendable () -> String?) -> Never {
+    let seconds = cutShort ? min(seconds, AfterATimeOut.shortBound) : seconds
     let problems = Tally<String>()
     let finished = Signal()
     startThread {
@@ -39,7 +49,7 @@ public func runInChild(seconds: Double = 2, _ work: @escaping @Sendable () -> St
         finished.fire()
     }
     guard finished.happens(within: seconds) else {
-        leaveChild(ChildExit.hung, "did not finish within \(seconds) s")
+        leaveChild(ChildExit.hung, "did not finish within \(formatSeconds(seconds))")
     }
     if let problem = problems.all.first { leaveChild(ChildExit.wrong, problem) }
     leaveChild(ChildExit.passed, "")
@@ -79,6 +89,11 @@ public func judgeChild(
 ) {
     // `nil`: the exit test could not run at all, and `#expect` has already said why.
     guard let result else { return }
+    let said = String(decoding: result.standardOutputContent, as: UTF8.self)
+    // A child that ran out of time counts as a time-out of this suite even when a race is what it
+    // reports (under `workbook check` the race is read from TSan's files, and this child may say
+    // only that it hung): the suite's later waits are cut short as after any other time-out.
+    if result.exitStatus == .exitCode(ChildExit.hung) || isChildTimeout(said) { _ = AfterATimeOut.record() }
     if ProcessInfo.processInfo.environment[graderVariable] == nil,
        let report = raceReport(in: result.standardErrorContent) {
         Issue.record(Comment(rawValue: """
@@ -90,7 +105,6 @@ public func judgeChild(
             """), sourceLocation: sourceLocation)
         return
     }
-    let said = String(decoding: result.standardOutputContent, as: UTF8.self)
     let trapLine = String(decoding: result.standardErrorContent, as: UTF8.self)
         .split(separator: "\n").last { $0.contains("dispatch") || $0.contains("Fatal error") }
         .map { " The child said: \"\($0)\"." } ?? ""
