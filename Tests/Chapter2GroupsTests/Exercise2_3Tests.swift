@@ -510,6 +510,13 @@ extension Exercise2_3Tests {
             busy.release()
             return
         }
+        // A completion sent to `queue` before any source has reported reads the marks now: let it,
+        // before they are written, so that such an answer fails below as completing too early,
+        // every run, rather than as a race between the test's own lines.
+        guard settle(target, "after load returned") else {
+            busy.release()
+            return
+        }
         // Source s reports 10 URLs from thread s, writes slot s (plain memory, no lock), then calls
         // done. The Thread Sanitizer reports completion's reads unless every done is ordered
         // before completion — as leave() and notify order them.
