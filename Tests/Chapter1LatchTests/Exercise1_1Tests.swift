@@ -21,20 +21,20 @@ struct Exercise1_1Tests {
         #expect(runs.count == 1, "whenZero ran \(runs.count) times after 4 000 calls on a latch of 4 000; it must run exactly once")
     }
 
-    @Test("3 000 latches, each called by four threads at the same moment: every whenZero runs exactly once")
+    @Test("8 000 latches, each called by four threads at the same moment: every whenZero runs exactly once")
     func exactlyOnceWhenTheLastCallsCollide() {
         // The two calls that collide must meet between the answer's own steps, on its own queue,
-        // which the test cannot hold: each round is one more chance. With 1 000 rounds a
-        // check-then-act answer passed 2 runs in 20 while other test processes ran (measured).
-        let rounds = 3_000
+        // which the test cannot hold: each round is one more chance. While other test processes
+        // ran, a check-then-act answer passed 2 runs in 20 with 1 000 rounds, 1 in 30 with 3 000.
+        let rounds = 8_000
         let fired = Tally<Int>()
         // Counts 1 to 4 for four callers: the call that reaches zero, and up to three calls after it,
         // arrive at the same moment.
-        guard let latches = bounded("making 3 000 latches", {
+        guard let latches = bounded("making 8 000 latches", {
             Unchecked(keepAlive((0..<rounds).map { round in makeLatch(count: 1 + round % 4) { fired.append(round) } }))
         }) else { return }
 
-        guard runInRounds(rounds: rounds, "four threads calling 3 000 latches, one round per latch", seconds: 5, { _, round in
+        guard runInRounds(rounds: rounds, "four threads calling 8 000 latches, one round per latch", seconds: 10, { _, round in
             latches.value[round]()
         }) else { return }
         var runs = [Int](repeating: 0, count: rounds)
