@@ -90,12 +90,12 @@ public func judgeChild(
     // `nil`: the exit test could not run at all, and `#expect` has already said why.
     guard let result else { return }
     let said = String(decoding: result.standardOutputContent, as: UTF8.self)
-    // A child that ran out of time counts as a time-out of this suite even when a race is what it
-    // reports (under `workbook check` the race is read from TSan's files, and this child may say
-    // only that it hung): the suite's later waits are cut short as after any other time-out.
-    if result.exitStatus == .exitCode(ChildExit.hung) || isChildTimeout(said) { _ = AfterATimeOut.record() }
     if ProcessInfo.processInfo.environment[graderVariable] == nil,
        let report = raceReport(in: result.standardErrorContent) {
+        // A child that also ran out of time counts as a time-out of this suite, although the race
+        // is what it reports: the suite's later waits are cut short as after any other time-out.
+        // (Every other ending that ran out of time is recorded by `recordTimeout` below.)
+        if result.exitStatus == .exitCode(ChildExit.hung) || isChildTimeout(said) { _ = AfterATimeOut.record() }
         Issue.record(Comment(rawValue: """
             \(FailureMarker.race) the Thread Sanitizer reported a data race while \(what): two threads \
             touched the same memory with nothing ordering the two accesses. The first frame of each \
