@@ -126,19 +126,6 @@ func eventually(seconds: Double = 2, _ condition: () -> Bool) -> Bool {
     return true
 }
 
-extension QueueProbe {
-    /// Waits, at most `seconds`, until the queue has run every block scheduled on it so far and
-    /// what those scheduled on it in turn (a barrier on a concurrent queue); `false` when it was
-    /// still busy.
-    func drained(seconds: Double = 2) -> Bool {
-        let queue = self.queue
-        return finishes(within: seconds) {
-            queue.sync(flags: .barrier) {}
-            queue.sync(flags: .barrier) {}
-        }
-    }
-}
-
 /// Hands out 0, 1, 2… to threads without ordering them for the Thread Sanitizer (a relaxed
 /// atomic), so that the test's own bookkeeping hides no race between the calls it hands out.
 final class Ticket: Sendable {

@@ -296,7 +296,7 @@ enum CompletionDimensions {
         // let it, before they are written, so that such an answer fails below as completing too
         // early, every run, rather than as a race of the test's own lines when the queue is slow to
         // run it. (An answer that blocks the queue until the callbacks come is not held up for long.)
-        _ = handed.settles(within: 0.5)
+        _ = handed.drained(seconds: 0.5)
         let made = boxes.all, callbacks = Unchecked(parked.all.map(\.value))
         guard made.count == count, callbacks.value.count == count else {
             return "\(name) started \(made.count) of its \(count) pieces"

@@ -65,13 +65,16 @@ public final class QueueProbe: Sendable {
         return returned.happens(within: seconds)
     }
 
-    /// Waits, at most `seconds`, until every block sent to ``queue`` before this call has run (for a
-    /// concurrent queue, through a barrier); tells whether it had. Afterwards, what those blocks did
-    /// is ordered before the caller's next steps, for the Thread Sanitizer too.
-    public func settles(within seconds: Double) -> Bool {
-        let settled = Signal()
-        queue.async(flags: .barrier) { settled.fire() }
-        return settled.happens(within: seconds)
+    /// Waits, at most `seconds`, until the queue has run every block scheduled on it so far and
+    /// what those scheduled on it in turn (a barrier on a concurrent queue); `false` when it was
+    /// still busy. Afterwards, what those blocks did is ordered before the caller's next steps, for
+    /// the Thread Sanitizer too.
+    public func drained(seconds: Double = 2) -> Bool {
+        let queue = self.queue
+        return finishes(within: seconds) {
+            queue.sync(flags: .barrier) {}
+            queue.sync(flags: .barrier) {}
+        }
     }
 }
 
