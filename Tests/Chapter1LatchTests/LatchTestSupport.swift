@@ -50,35 +50,53 @@ func currentThreadID() -> UInt { UInt(bitPattern: Int(bitPattern: pthread_self()
 /// `runConcurrently` makes many calls overlap on *one* object; this makes the few calls that each of
 /// many objects gets overlap — the end of a count, where "who reached zero?" is decided, happens
 /// `rounds` times with every thread arriving at once. Each thread has a start signal of its own, so
-/// a fast thread cannot take a slow one's turn. Returns `false`, after recording a hang-kind
-/// failure naming `what`, if a round does not finish within `seconds`.
+/// a fast thread cannot take a slow one's turn.
+///
+/// `stopEarly`, asked after each round with the number of rounds finished, ends the rounds there
+/// when it returns `true` (an answer already shown wrong need not play them all: under the Thread
+/// Sanitizer every racy round costs it a report's work). Returns how many rounds were played, or
+/// `nil`, after recording a hang-kind failure naming `what`, if a round does not finish within
+/// `seconds`.
 @discardableResult
 func runInRounds(
     threads: Int = 4, rounds: Int, _ what: String, seconds: Double = 5,
+    stopEarly: (@Sendable (_ roundsDone: Int) -> Bool)? = nil,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable (_ thread: Int, _ round: Int) -> Void
-) -> Bool {
-    if let problem = roundsProblem(threads: threads, rounds: rounds, what, seconds: AfterATimeOut.bound(seconds), body) {
+) -> Int? {
+    switch playRounds(threads: threads, rounds: rounds, what, seconds: AfterATimeOut.bound(seconds), stopEarly: stopEarly, body) {
+    case let .played(count):
+        return count
+    case let .timedOut(problem):
         recordTimeout(problem, sourceLocation: sourceLocation)
-        return false
+        return nil
     }
-    return true
 }
 
-/// ``runInRounds(threads:rounds:_:seconds:sourceLocation:_:)`` for a child process, where nothing can
-/// be recorded: returns the "Timed out: …" sentence instead, or `nil` when every round finished.
-func roundsProblem(
+/// How ``playRounds(threads:rounds:_:seconds:stopEarly:_:)`` ended.
+enum RoundsOutcome {
+    /// This many rounds finished (all of them, unless the rounds were stopped early).
+    case played(Int)
+    /// A round did not finish in time: the "… rounds finished within …" sentence.
+    case timedOut(String)
+}
+
+/// The rounds of ``runInRounds(threads:rounds:_:seconds:stopEarly:sourceLocation:_:)``, which records nothing.
+func playRounds(
     threads: Int = 4, rounds: Int, _ what: String, seconds: Double = 5,
+    stopEarly: (@Sendable (_ roundsDone: Int) -> Bool)? = nil,
     _ body: @escaping @Sendable (_ thread: Int, _ round: Int) -> Void
-) -> String? {
+) -> RoundsOutcome {
     let arrived = DispatchSemaphore(value: 0)
     let go = (0..<threads).map { _ in DispatchSemaphore(value: 0) }
+    let stopped = Atomic<Bool>(false)
     for index in 0..<threads {
         let thread = Thread {
             for round in 0..<rounds {
                 arrived.signal()
                 // A thread whose round never starts (the test gave up) just stays parked.
-                guard go[index].wait(timeout: .now() + seconds + 1) == .success else { return }
+                guard go[index].wait(timeout: .now() + seconds + 1) == .success,
+                      !stopped.load(ordering: .acquiring) else { return }
                 body(index, round)
             }
             arrived.signal()
@@ -90,15 +108,20 @@ func roundsProblem(
     for round in 0...rounds {
         for _ in 0..<threads where arrived.wait(timeout: deadline) == .timedOut {
             let finished = max(round - 1, 0)
-            return "\(what) — \(finished) of \(rounds) rounds finished within \(formatSeconds(seconds)); then a call "
-                + "did not return. Something blocks its caller: a wait nobody signals, or `sync` onto a queue already running."
+            return .timedOut("\(what) — \(finished) of \(rounds) rounds finished within \(formatSeconds(seconds)); then a call "
+                + "did not return. Something blocks its caller: a wait nobody signals, or `sync` onto a queue already running.")
+        }
+        if round < rounds, let stopEarly, stopEarly(round) {
+            stopped.store(true, ordering: .releasing)
+            for semaphore in go { semaphore.signal() }
+            return .played(round)
         }
         if round < rounds { for semaphore in go { semaphore.signal() } }
     }
-    return nil
+    return .played(rounds)
 }
 
-/// ``roundsProblem(threads:rounds:_:seconds:_:)``, with the rounds released by a spinning barrier, so
+/// ``playRounds(threads:rounds:_:seconds:stopEarly:_:)``, with the rounds released by a spinning barrier, so
 /// that the calls of a round meet within a fraction of a microsecond (see `SpinBarrier`): for a
 /// check made apart from its change, which semaphore-released rounds show in some runs and not in
 /// others. It costs processor time, so only the tests that need the collision use it.

@@ -63,13 +63,15 @@ final class SanitizerReportFile: @unchecked Sendable {
 /// The line every TSan report opens with.
 let reportHeader = "WARNING: ThreadSanitizer:"
 
-/// Runs the tests of a suite one at a time, and fails a test during which the Thread Sanitizer
-/// reported a data race.
+/// Runs each test case on threads of its own (``ThreadPerJob``), and, under plain `swift test`, runs
+/// the tests of a suite one at a time and fails a test during which the Thread Sanitizer reported a
+/// data race.
 ///
 /// One at a time, because a report names no test: only when tests do not overlap does a report made
 /// during a test belong to it. (Exit tests run in child processes, whose reports ``judgeChild(_:_:ifItCrashed:sourceLocation:)``
 /// reads from their standard error.) `workbook check` reads TSan's reports itself, with the learner's
-/// file and line, and sets `WORKBOOK_GRADER` so that the same race is not counted twice.
+/// file and line, and sets `WORKBOOK_GRADER` so that the same race is not counted twice; its tests
+/// run side by side, since it places a report by the learner's lines, not by when it came.
 public struct GradedUnderTSan: SuiteTrait, TestTrait, TestScoping {
     public var isRecursive: Bool { true }
 
@@ -80,20 +82,20 @@ public struct GradedUnderTSan: SuiteTrait, TestTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        await OneTestAtATime.shared.acquire()
-        quickChildExits
         let reports = SanitizerReportFile.shared
+        if reports != nil { await OneTestAtATime.shared.acquire() }
+        quickChildExits
         // A report that arrived between tests is shown, and belongs to no test.
         _ = reports?.passOn()
         do {
-            try await function()
+            try await withTaskExecutorPreference(ThreadPerJob.shared) { try await function() }
         } catch {
             _ = reports?.passOn()
-            await OneTestAtATime.shared.release()
+            if reports != nil { await OneTestAtATime.shared.release() }
             throw error
         }
         let count = reports?.passOn() ?? 0
-        await OneTestAtATime.shared.release()
+        if reports != nil { await OneTestAtATime.shared.release() }
         guard count > 0 else { return }
         Issue.record(Comment(rawValue: """
             \(FailureMarker.race) the Thread Sanitizer reported \(count == 1 ? "a data race" : "\(count) data races") \
