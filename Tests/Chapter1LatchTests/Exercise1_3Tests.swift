@@ -32,7 +32,7 @@ struct Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 1)))
                 guard within(2, { latch.value.countDown() }) != nil else { return childTimedOut("countDown() did not return within 2 s") }
@@ -62,7 +62,7 @@ struct Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 6, cutShort: cutShort) {
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 2)))
                 let results = Tally<DispatchTimeoutResult>()
@@ -102,7 +102,7 @@ struct Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 6, cutShort: cutShort) {
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 2)))
                 guard let before = within(2, { latch.value.count }) else { return childTimedOut("count did not return within 2 s") }
@@ -138,7 +138,7 @@ struct Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 6, cutShort: cutShort) {
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 1)))
                 for _ in 0..<2 {
@@ -170,7 +170,7 @@ struct Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 let target = TestQueue()
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 2)))
@@ -240,7 +240,7 @@ struct Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 6, cutShort: cutShort) {
                 let target = TestQueue()
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 1)))
@@ -276,7 +276,7 @@ struct Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 12, cutShort: cutShort) {
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 4 * 1_000)))
                 let target = TestQueue()
@@ -350,7 +350,7 @@ struct Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 12, cutShort: cutShort) {
                 let rounds = 500
                 let target = TestQueue()
@@ -402,7 +402,7 @@ struct Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 final class Token: @unchecked Sendable {}
                 final class Watch: @unchecked Sendable {
@@ -457,7 +457,7 @@ extension Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [name = name as String, cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [name = name as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 14, cutShort: cutShort) {
                 let kind = HandedQueue(rawValue: name)!
                 let probe = kind.make(label: "workbook.test.notify-target")
@@ -545,7 +545,7 @@ extension Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [name = name as String, cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [name = name as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 10, cutShort: cutShort) {
                 let edge = DeadlineEdge(rawValue: name)!
                 // Open from the start, and opened by countDown(): a wait returns .success at once.
@@ -615,7 +615,7 @@ extension Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [first = first as String, second = second as String, label = label as String, cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [first = first as String, second = second as String, label = label as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 12, cutShort: cutShort) {
                 // Thread 0 makes the first operation, thread 1 the second, thread 2 a countDown();
                 // each latch needs every countDown() of its round, so one of them opens it.
@@ -678,7 +678,7 @@ extension Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 guard let pair = within(2, { Unchecked(keepAlive((CountDownLatch(count: 1), CountDownLatch(count: 2)))) }) else {
                     return childTimedOut("making two latches did not return within 2 s")
@@ -735,7 +735,7 @@ extension Exercise1_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [name = name as String, cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [name = name as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 let state = Exercise1_3Tests.Release(rawValue: name)!
                 let target = TestQueue()

@@ -116,7 +116,7 @@ struct Exercise2_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 2, cutShort: cutShort) {
                 let target = TestQueue()
                 let viaQueue: FunctionWithCallback = { done in
@@ -172,7 +172,7 @@ extension Exercise2_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [formName = formName as String, cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [formName = formName as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let form = HandedQueue(rawValue: formName)!
                 let probe = form.make()

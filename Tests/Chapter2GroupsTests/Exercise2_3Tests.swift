@@ -121,7 +121,7 @@ struct Exercise2_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 3, cutShort: cutShort) {
                 let cases: [(what: String, sources: [ListSource])] = [
                     ("one of three sources fails", [
@@ -386,7 +386,7 @@ extension Exercise2_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [formName = formName as String, cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [formName = formName as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let form = HandedQueue(rawValue: formName)!
                 let probe = form.make()
@@ -612,7 +612,7 @@ extension Exercise2_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 3, cutShort: cutShort) {
                 let held = HeldSource()
                 let quick = ListSource(urls: (0..<5).map { video(1, $0) }, style: .synchronous)

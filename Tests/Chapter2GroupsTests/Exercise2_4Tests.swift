@@ -128,7 +128,7 @@ struct Exercise2_4Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 2, cutShort: cutShort) {
                 let late = HeldCallbacks()
                 let outcome = Tally<Bool>(), returned = Signal()

@@ -140,7 +140,7 @@ struct Exercise3_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 // Three calls in a row, the server answering at once.
                 do {
@@ -212,7 +212,7 @@ struct Exercise3_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 5, cutShort: cutShort) {
                 let ui = TestQueue(label: "workbook.ui")
                 let api = FakeAudioAPI(answers: .later, deliveredOn: ui.queue)
@@ -249,7 +249,7 @@ struct Exercise3_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 5, cutShort: cutShort) {
                 let api = FakeAudioAPI(answers: .held)
                 let answers = Arrivals<String>()
@@ -393,7 +393,7 @@ struct Exercise3_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 let api = FakeAudioAPI(answers: .held)
                 let answers = Arrivals<String>()

@@ -15,7 +15,7 @@ struct Exercise4_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(cutShort: cutShort) {
                 let store = Unchecked(TokenStore())
                 if let first = store.value.token { return "a new store must hold no token, but token read \"\(first)\"" }
@@ -58,7 +58,7 @@ struct Exercise4_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let store = Unchecked(TokenStore())
                 // Writers set "t<thread>-<iteration>", and clear the token (nil) every other time:
@@ -76,7 +76,7 @@ struct Exercise4_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 guard #available(macOS 15.0, *) else { return nil }
                 let store = Unchecked(TokenStore())
@@ -97,7 +97,7 @@ struct Exercise4_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let store = Unchecked(TokenStore())
                 guard let queue = queueProperty(of: store.value) else {
@@ -134,7 +134,7 @@ struct Exercise4_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 for newValue in ["after", nil] as [String?] {
                     let store = Unchecked(TokenStore())
@@ -186,7 +186,7 @@ extension Exercise4_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 runEveryPairAtOnce(Exercise4_1Tests.operations) { pair in
                     let store = Unchecked(TokenStore())
@@ -226,7 +226,7 @@ extension Exercise4_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let one = Unchecked(TokenStore()), two = Unchecked(TokenStore())
                 one.value.token = "one"
@@ -267,7 +267,7 @@ extension Exercise4_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 6, cutShort: cutShort) {
                 releasedWhileWorkWaits({ TokenStore() }, "token = \"late\"") { store in store.token = "late" }
             }

@@ -23,7 +23,7 @@ struct Exercise4_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(cutShort: cutShort) {
                 let cache = Unchecked(SettingsCache())
                 if let value = cache.value.value(forKey: "theme") { return "a new cache must hold no values, but theme read \"\(value)\"" }
@@ -63,7 +63,7 @@ struct Exercise4_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let cache = Unchecked(SettingsCache())
                 // A design without the starter's `queue` cannot be measured this way; the other tests
@@ -96,7 +96,7 @@ struct Exercise4_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 guard #available(macOS 15.0, *) else { return nil }
                 let cache = Unchecked(SettingsCache())
@@ -136,7 +136,7 @@ struct Exercise4_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 5, cutShort: cutShort) {
                 let cache = Unchecked(SettingsCache())
                 // A design without the starter's `queue` cannot be set up this way; the other tests
@@ -195,7 +195,7 @@ struct Exercise4_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 guard #available(macOS 15.0, *) else { return nil }
                 let cache = Unchecked(SettingsCache())
@@ -242,7 +242,7 @@ extension Exercise4_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 guard #available(macOS 15.0, *) else { return nil }
                 return runEveryPairAtOnce(Exercise4_3Tests.operations) { pair in
@@ -294,7 +294,7 @@ extension Exercise4_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let one = Unchecked(SettingsCache()), two = Unchecked(SettingsCache())
                 one.value.setValue("dark", forKey: "theme")
@@ -330,7 +330,7 @@ extension Exercise4_3Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 6, cutShort: cutShort) {
                 releasedWhileWorkWaits({ SettingsCache() }, "setValue(\"late\", forKey: \"mode\")") { cache in
                     cache.setValue("late", forKey: "mode")

@@ -16,7 +16,7 @@ struct Exercise5_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(cutShort: cutShort) {
                 let counter = HitCounter()
                 let start = counter.value
@@ -39,7 +39,7 @@ struct Exercise5_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let counter = Unchecked(HitCounter())
                 guard runConcurrently(threads: 4, iterations: 1_000, "4 000 increment() calls", seconds: 3, { _, _ in
@@ -58,7 +58,7 @@ struct Exercise5_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let counter = Unchecked(HitCounter())
                 let backwards = Tally<(Int, Int)>()
@@ -92,7 +92,7 @@ struct Exercise5_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [pair, cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [pair, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let counter = Unchecked(HitCounter())
                 // Each thread notes only its own last read; they are looked at after all have finished.
@@ -128,7 +128,7 @@ struct Exercise5_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let first = HitCounter(), second = HitCounter()
                 for _ in 0..<3 { first.increment() }
@@ -155,7 +155,7 @@ struct Exercise5_1Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 for _ in 0..<200 { _ = HitCounter() }
                 // Released the moment increment() returns: whatever increment() left for later

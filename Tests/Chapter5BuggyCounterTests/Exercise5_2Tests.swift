@@ -54,7 +54,7 @@ struct Exercise5_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 for times in [1, 2, 3, 10] {
                     let probe = WorkProbe()
@@ -79,7 +79,7 @@ struct Exercise5_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let probe = WorkProbe()
                 let call = "performAll(times: 20, …) with work that calls back from threads of its own"
@@ -145,7 +145,7 @@ struct Exercise5_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [form, cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [form, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) { CompletionDimensions.scenarios(Self.call, on: HandedQueue(rawValue: form)!) }
         }
         judgeChild(result, "performAll with `queue` \(HandedQueue(rawValue: form)!.testDescription)", ifItCrashed: Self.trapAdvice)
@@ -156,7 +156,7 @@ struct Exercise5_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [form, cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [form, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) { CompletionDimensions.callbackWorkIsVisible(Self.call, on: HandedQueue(rawValue: form)!) }
         }
         judgeChild(result, "completion read what each callback's thread wrote just before calling back (`queue`: \(HandedQueue(rawValue: form)!.testDescription)). Nothing but performAll orders those writes before completion: the last callback must see every other callback's work — a DispatchGroup, a lock or a serial queue does; a `.relaxed` atomic count does not (see \"Bug one: the race\" in the lesson)", ifItCrashed: Self.trapAdvice)
@@ -167,7 +167,7 @@ struct Exercise5_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) { CompletionDimensions.twoCallsAtOnce(Self.call) }
         }
         judgeChild(result, "two calls of performAll at once, and a third started from the first one's completion", ifItCrashed: Self.trapAdvice)
@@ -178,7 +178,7 @@ struct Exercise5_2Tests {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
             "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) { CompletionDimensions.waitsForASlowCallback(Self.call) }
         }
         judgeChild(result, "performAll with one callback held back 1.6 s", ifItCrashed: Self.trapAdvice)

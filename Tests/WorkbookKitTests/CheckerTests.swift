@@ -7,13 +7,15 @@ final class ReplayedRuns: TestProcess, @unchecked Sendable {
     let sources = SourceSet.exercises
     let packageRoot: URL? = nil
     private let run: RunArtifacts
-    private let asked = Locked<[[String]]>([])
-    var filters: [[String]] { asked.value }
+    private let asked = Locked<[(filters: [String], testsAtOnce: Int)]>([])
+    var filters: [[String]] { asked.value.map(\.filters) }
+    /// How many test cases each process was told it may run at once.
+    var testsAtOnce: [Int] { asked.value.map(\.testsAtOnce) }
 
     init(_ run: RunArtifacts) { self.run = run }
 
-    func run(filters: [String], timeLimit: Double, label: String) throws -> RunArtifacts {
-        asked.withLock { $0.append(filters) }
+    func run(filters: [String], timeLimit: Double, testsAtOnce: Int, label: String) throws -> RunArtifacts {
+        asked.withLock { $0.append((filters, testsAtOnce)) }
         return run
     }
 
@@ -67,7 +69,7 @@ struct InvocationTests {
 
     @Test("the test executable: Swift Testing only, the event stream in the run's folder, one --filter each, TSan's reports to files")
     func binary() {
-        let run = process(.binary).invocation(filters: ["A(/|$)", "B(/|$)"], in: folder)
+        let run = process(.binary).invocation(filters: ["A(/|$)", "B(/|$)"], testsAtOnce: 3, in: folder)
         #expect(run.executable == "/p/.build-check/debug/DispatchWorkbookPackageTests.xctest")
         #expect(run.arguments == ["--testing-library", "swift-testing", "--event-stream-output-path", "/tmp/run-1/events.jsonl",
                                   "--event-stream-version", "6.3", "--filter", "A(/|$)", "--filter", "B(/|$)"])
@@ -75,12 +77,13 @@ struct InvocationTests {
         let options = run.environment["TSAN_OPTIONS"] ?? ""
         #expect(options.contains("log_path=/tmp/run-1/tsan") && options.contains("halt_on_error=0"))
         #expect(run.environment["SWIFT_BACKTRACE"] == "enable=no" && run.environment["WORKBOOK_GRADER"] == "1")
+        #expect(run.environment["WORKBOOK_TESTS_AT_ONCE"] == "3", "the process's share of the tests that may run at once")
         #expect(run.environment[BuildSettings.only] == nil, "a test executable needs no build settings")
     }
 
     @Test("`swift test --skip-build` (Darwin): the build's settings too, and the event-stream version of an older toolchain")
     func swiftTest() {
-        let run = process(.swiftTest, toolchain: .init(6, 2)).invocation(filters: ["A(/|$)"], in: folder)
+        let run = process(.swiftTest, toolchain: .init(6, 2)).invocation(filters: ["A(/|$)"], testsAtOnce: 1, in: folder)
         #expect(run.executable == "swift" && run.arguments.starts(with: ["test", "--skip-build"]))
         #expect(run.arguments.contains("0"), "Swift 6.2's SwiftPM takes a whole number")
         #expect(run.environment[BuildSettings.only] == "Chapter1" && run.environment[BuildSettings.engine] == BuildSettings.none)

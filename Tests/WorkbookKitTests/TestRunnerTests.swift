@@ -19,7 +19,7 @@ private final class RecordedTestProcess: TestProcess, @unchecked Sendable {
         self.alone = alone
     }
 
-    func run(filters: [String], timeLimit: Double, label: String) throws -> RunArtifacts {
+    func run(filters: [String], timeLimit: Double, testsAtOnce: Int, label: String) throws -> RunArtifacts {
         asked.withLock { $0.append(filters) }
         guard filters.count == 1 else { return batch }
         // A run of one exercise: the recording whose suite the filter names, else a clean empty run.
@@ -92,7 +92,7 @@ struct TestRunnerTests {
         #expect(verdicts.first { $0.exercise.id == "1.2" }?.passed == true, "a file that is not there adds nothing")
     }
 
-    @Test("exercises are dealt in turn into four processes run at once: each exercise in one of them, verdicts in the order asked")
+    @Test("exercises are dealt in turn into four processes run at once: each exercise in one of them, verdicts in the order asked, the tests that may run at once shared among them")
     func dealtIntoProcesses() throws {
         let items = Fixture.items("1.1", "1.2", "1.3", "5.1", "5.2")
         let runs = ReplayedRuns(Fixture.run("clean-solutions", .exited(0)))
@@ -103,12 +103,18 @@ struct TestRunnerTests {
 
         #expect(verdicts.map(\.exercise.id) == items.map(\.exercise.id))
         #expect(runs.filters.map(\.count).sorted() == [1, 1, 1, 2])
+        #expect(runs.testsAtOnce == [2, 2, 2, 2], "four processes share the eight test cases that may run at once")
         #expect(verdicts.allSatisfy { $0.passed })
         let suites = runs.filters.flatMap { $0 }
         for item in items {
             #expect(suites.filter { $0.contains(item.exercise.suite + "(") }.count == 1, "\(item.exercise.id) runs in exactly one process")
         }
         #expect(TestRunner.deal([1, 2, 3, 4, 5, 6, 7], into: 3) == [[1, 4, 7], [2, 5], [3, 6]])
+
+        let alone = ReplayedRuns(Fixture.run("clean-solutions", .exited(0)))
+        runner.process = alone
+        _ = try runner.run(Fixture.items("1.3"))
+        #expect(alone.testsAtOnce == [8], "a lone process runs all eight at once")
         #expect(TestRunner.deal([1], into: 3) == [[1]])
     }
 }

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Synchronization
 import Testing
 
@@ -12,10 +14,12 @@ import Testing
 /// in says so. A correct answer never times out, so it never meets the shorter bound.
 ///
 /// Suites are told apart by `Test.current`, so this acts on a test's own thread, where tests wait.
-/// An exit test's child runs one test's body with no `Test.current`: its parent passes
-/// ``hasTimedOut`` in through the exit test's capture list, and ``runInChild(seconds:cutShort:_:)``
-/// then ends the child after ``shortBound`` if its work has not finished by then. The child still
-/// runs, so a trap or a race it meets at once is still reported.
+/// An exit test's child runs one test's body with no `Test.current`: its parent passes ``forChild``
+/// in through the exit test's capture list, and ``runInChild(seconds:cutShort:_:)`` ends the child
+/// after ``shortBound`` if its work has not finished by then — at once if the suite had timed out
+/// when the child started, or from when it times out while the child runs (the parent then leaves a
+/// file the child looks for: the suite's tests run side by side under `workbook check`). The child
+/// still runs, so a trap or a race it meets at once is still reported.
 public enum AfterATimeOut {
     /// The longest wait of a suite that has already timed out.
     public static let shortBound = 0.25
@@ -24,6 +28,25 @@ public enum AfterATimeOut {
     /// ``shortBound`` once this test's suite has timed out.
     public static func bound(_ seconds: Double) -> Double {
         hasTimedOut ? min(seconds, shortBound) : seconds
+    }
+
+    /// Waits for something at most `seconds` (cut as ``bound(_:)`` says), asking `happens` with a
+    /// slice of the time left until it answers `true`; between slices it looks whether the suite
+    /// has timed out meanwhile, in another test (they run side by side under `workbook check`),
+    /// and then waits at most ``shortBound`` more. Returns `nil` when it happened, or else the
+    /// seconds it waited, for the failure message.
+    public static func wait(upTo seconds: Double, until happens: (_ slice: Double) -> Bool) -> Double? {
+        let started = DispatchTime.now()
+        var deadline = started + bound(seconds), cut = hasTimedOut
+        while true {
+            let now = DispatchTime.now()
+            if now >= deadline { return (Double(now.uptimeNanoseconds - started.uptimeNanoseconds) / 1e8).rounded() / 10 }
+            if happens(min(Double(deadline.uptimeNanoseconds - now.uptimeNanoseconds) / 1e9, 0.05)) { return nil }
+            if !cut, hasTimedOut {
+                cut = true
+                deadline = min(deadline, DispatchTime.now() + shortBound)
+            }
+        }
     }
 
     /// Whether the current test's suite has timed out already.
@@ -36,7 +59,25 @@ public enum AfterATimeOut {
     /// Returns whether the suite had timed out before (in this test or another).
     static func record() -> Bool {
         guard let suite = currentSuite else { return false }
-        return !timedOut.insert(suite)
+        guard timedOut.insert(suite) else { return true }
+        // For the suite's children still running (see `ChildCutShort`).
+        try? FileManager.default.createDirectory(at: markFolder, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: mark(of: suite), contents: nil)
+        return false
+    }
+
+    /// What an exit test's child of the current test needs to know to be cut short: pass it in
+    /// through the capture list, `[cutShort = AfterATimeOut.forChild as ChildCutShort]`.
+    public static var forChild: ChildCutShort {
+        ChildCutShort(already: hasTimedOut, mark: currentSuite.map(mark(of:)))
+    }
+
+    /// The folder of this process's marks: one empty file per suite that has timed out.
+    private static let markFolder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("workbook-timed-out-\(getpid())")
+
+    private static func mark(of suite: String) -> String {
+        markFolder.appendingPathComponent(suite).path
     }
 
     /// Added to a time-out recorded after an earlier one of the same suite.
@@ -49,6 +90,19 @@ public enum AfterATimeOut {
     }
 
     private static let timedOut = SuiteSet()
+}
+
+/// Whether an exit test's parent suite had timed out, or times out while the child runs.
+public struct ChildCutShort: Codable, Sendable {
+    /// The suite had timed out when the child started.
+    var already: Bool
+    /// The file whose appearance says the suite has timed out since.
+    var mark: String?
+
+    /// Whether the suite has timed out by now.
+    var hasTimedOut: Bool {
+        already || mark.map { FileManager.default.fileExists(atPath: $0) } == true
+    }
 }
 
 /// A small set of suite names that any thread may read or add to, built on relaxed atomics: the

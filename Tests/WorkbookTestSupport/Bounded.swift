@@ -25,14 +25,13 @@ public func bounded<Result>(
 ) -> Result? {
     let box = Tally<Unchecked<Result>>()
     let returned = Signal()
-    let limit = AfterATimeOut.bound(seconds)
     startThread {
         box.append(Unchecked(body()))
         returned.fire()
     }
-    guard returned.happens(within: limit) else {
+    if let waited = AfterATimeOut.wait(upTo: seconds, until: returned.happens(within:)) {
         recordTimeout(
-            "\(what) did not return within \(formatSeconds(limit)). Something in it blocks its caller: "
+            "\(what) did not return within \(formatSeconds(waited)). Something in it blocks its caller: "
                 + "a `wait()` that nothing signals in time, a `sync` onto a queue that is busy, or a loop that never ends.",
             sourceLocation: sourceLocation)
         return nil

@@ -4,7 +4,7 @@ import WorkbookWire
 
 // Helpers for tests whose code may trap or hang: they run it in the child process of an exit test,
 //
-//     let result = await #expect(processExitsWith: .failure, observing: […]) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+//     let result = await #expect(processExitsWith: .failure, observing: […]) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
 //         runInChild(cutShort: cutShort) { … }
 //     }
 //     judgeChild(result, "doing this", ifItCrashed: "the likely cause")
@@ -28,28 +28,38 @@ public enum ChildExit {
 }
 
 /// Runs `work` on a new thread of the child process and waits for it, at most `seconds` — or at
-/// most ``AfterATimeOut/shortBound`` when `cutShort` (the parent's suite has timed out already).
+/// most ``AfterATimeOut/shortBound`` from when the parent's suite has timed out (`cutShort`).
 ///
-/// Call it as the whole body of an exit test, with the parent's ``AfterATimeOut/hasTimedOut`` in the
+/// Call it as the whole body of an exit test, with the parent's ``AfterATimeOut/forChild`` in the
 /// capture list:
 ///
-///     ) { [cutShort = AfterATimeOut.hasTimedOut as Bool] in
+///     ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
 ///         runInChild(seconds: 4, cutShort: cutShort) { … }
 ///     }
 ///
 /// `work` returns `nil` when all is well, or a sentence saying what is wrong. The child then ends
 /// with ``ChildExit/passed`` or ``ChildExit/wrong``; a hang ends it with ``ChildExit/hung`` (an exit
 /// test has no time limit of its own), and a trap with its signal.
-public func runInChild(seconds: Double = 2, cutShort: Bool = false, _ work: @escaping @Sendable () -> String?) -> Never {
-    let seconds = cutShort ? min(seconds, AfterATimeOut.shortBound) : seconds
+public func runInChild(seconds: Double = 2, cutShort: ChildCutShort, _ work: @escaping @Sendable () -> String?) -> Never {
     let problems = Tally<String>()
     let finished = Signal()
     startThread {
         if let problem = work() { problems.append(problem) }
         finished.fire()
     }
-    guard finished.happens(within: seconds) else {
-        leaveChild(ChildExit.hung, "did not finish within \(formatSeconds(seconds))")
+    let started = DispatchTime.now()
+    var deadline = started + seconds, bound = seconds, cut = false
+    // Looks for the parent's mark between short waits: a time-out of the suite ends this child soon.
+    while !finished.happens(within: 0.05) {
+        let now = DispatchTime.now()
+        if !cut, cutShort.hasTimedOut {
+            cut = true
+            if now + AfterATimeOut.shortBound < deadline {
+                deadline = now + AfterATimeOut.shortBound
+                bound = Double(deadline.uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+            }
+        }
+        if now >= deadline { leaveChild(ChildExit.hung, "did not finish within \(formatSeconds(bound))") }
     }
     if let problem = problems.all.first { leaveChild(ChildExit.wrong, problem) }
     leaveChild(ChildExit.passed, "")
@@ -90,7 +100,7 @@ public func judgeChild(
     // `nil`: the exit test could not run at all, and `#expect` has already said why.
     guard let result else { return }
     let said = String(decoding: result.standardOutputContent, as: UTF8.self)
-    if ProcessInfo.processInfo.environment[graderVariable] == nil,
+    if ProcessInfo.processInfo.environment[GraderEnvironment.grading] == nil,
        let report = raceReport(in: result.standardErrorContent) {
         // A child that also ran out of time counts as a time-out of this suite, although the race
         // is what it reports: the suite's later waits are cut short as after any other time-out.

@@ -57,7 +57,7 @@ final class SanitizerReportFile: @unchecked Sendable {
     /// Set up when the first graded test starts, and only under plain `swift test`: `workbook
     /// check` reads TSan's reports itself (it sets `WORKBOOK_GRADER` and TSan's `log_path`).
     static let shared: SanitizerReportFile? =
-        ProcessInfo.processInfo.environment[graderVariable] == nil ? SanitizerReportFile() : nil
+        ProcessInfo.processInfo.environment[GraderEnvironment.grading] == nil ? SanitizerReportFile() : nil
 }
 
 /// The line every TSan report opens with.
@@ -70,8 +70,9 @@ let reportHeader = "WARNING: ThreadSanitizer:"
 /// One at a time, because a report names no test: only when tests do not overlap does a report made
 /// during a test belong to it. (Exit tests run in child processes, whose reports ``judgeChild(_:_:ifItCrashed:sourceLocation:)``
 /// reads from their standard error.) `workbook check` reads TSan's reports itself, with the learner's
-/// file and line, and sets `WORKBOOK_GRADER` so that the same race is not counted twice; its tests
-/// run side by side, since it places a report by the learner's lines, not by when it came.
+/// file and line, and sets `WORKBOOK_GRADER` so that the same race is not counted twice; there the
+/// tests run side by side, as many at once as it says (``TestsAtOnce``), since it places a report
+/// by the learner's lines, not by when it came.
 public struct GradedUnderTSan: SuiteTrait, TestTrait, TestScoping {
     public var isRecursive: Bool { true }
 
@@ -83,7 +84,7 @@ public struct GradedUnderTSan: SuiteTrait, TestTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let reports = SanitizerReportFile.shared
-        if reports != nil { await OneTestAtATime.shared.acquire() }
+        await TestsAtOnce.shared.acquire()
         quickChildExits
         // A report that arrived between tests is shown, and belongs to no test.
         _ = reports?.passOn()
@@ -91,11 +92,11 @@ public struct GradedUnderTSan: SuiteTrait, TestTrait, TestScoping {
             try await withTaskExecutorPreference(ThreadPerJob.shared) { try await function() }
         } catch {
             _ = reports?.passOn()
-            if reports != nil { await OneTestAtATime.shared.release() }
+            await TestsAtOnce.shared.release()
             throw error
         }
         let count = reports?.passOn() ?? 0
-        if reports != nil { await OneTestAtATime.shared.release() }
+        await TestsAtOnce.shared.release()
         guard count > 0 else { return }
         Issue.record(Comment(rawValue: """
             \(FailureMarker.race) the Thread Sanitizer reported \(count == 1 ? "a data race" : "\(count) data races") \
@@ -113,20 +114,28 @@ extension Trait where Self == GradedUnderTSan {
 }
 
 /// The environment variable `workbook check` sets in its test processes.
-let graderVariable = "WORKBOOK_GRADER"
 
-/// An asynchronous lock: tests that hold it run one after another.
-actor OneTestAtATime {
-    static let shared = OneTestAtATime()
-    private var busy = false
+/// An asynchronous counting lock: at most ``width`` test cases of this process run at once.
+///
+/// One, under plain `swift test` (see ``GradedUnderTSan``); under `workbook check`, the number the
+/// grader gives (``GraderEnvironment/testsAtOnce``): it shares one budget among the test processes
+/// it runs at the same time, since each waiting test is cheap but each exit test's child is a
+/// process of its own under the Thread Sanitizer (Exercises/MEASUREMENTS.md, M18).
+actor TestsAtOnce {
+    static let shared = TestsAtOnce(width: SanitizerReportFile.shared == nil
+        ? max(1, ProcessInfo.processInfo.environment[GraderEnvironment.testsAtOnce].flatMap { Int($0) } ?? 1) : 1)
+    let width: Int
+    private var running = 0
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
+    init(width: Int) { self.width = width }
+
     func acquire() async {
-        guard busy else { busy = true; return }
+        guard running >= width else { running += 1; return }
         await withCheckedContinuation { waiting.append($0) }
     }
 
     func release() {
-        if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+        if waiting.isEmpty { running -= 1 } else { waiting.removeFirst().resume() }
     }
 }

@@ -23,7 +23,7 @@ public final class Signal: Sendable {
         _ what: String, seconds: Double = 2,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> Bool {
-        if semaphore.wait(timeout: .now() + AfterATimeOut.bound(seconds)) == .success { return true }
+        guard AfterATimeOut.wait(upTo: seconds, until: happens(within:)) != nil else { return true }
         recordTimeout(what, sourceLocation: sourceLocation)
         return false
     }

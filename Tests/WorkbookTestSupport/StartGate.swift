@@ -20,10 +20,9 @@ public func runConcurrently(
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable (_ thread: Int, _ iteration: Int) -> Void
 ) -> Bool {
-    let limit = AfterATimeOut.bound(seconds)
-    guard gatedThreads(threads: threads, iterations: iterations, seconds: limit, body) else {
+    if let waited = gatedWait(threads: threads, iterations: iterations, seconds: seconds, body) {
         recordTimeout(
-            "\(what) — the \(threads) test threads did not all finish within \(formatSeconds(limit)); "
+            "\(what) — the \(threads) test threads did not all finish within \(formatSeconds(waited)); "
                 + "something they call blocks (a wait nobody signals, or a caller blocked behind work that needs it).",
             sourceLocation: sourceLocation)
         return false
@@ -38,6 +37,15 @@ public func gatedThreads(
     threads: Int = 4, iterations: Int, seconds: Double = 5,
     _ body: @escaping @Sendable (_ thread: Int, _ iteration: Int) -> Void
 ) -> Bool {
+    gatedWait(threads: threads, iterations: iterations, seconds: seconds, body) == nil
+}
+
+/// The gated threads of ``gatedThreads(threads:iterations:seconds:_:)``, waited for as
+/// ``AfterATimeOut/wait(upTo:until:)`` waits: `nil` when they all finished, or else the seconds waited.
+func gatedWait(
+    threads: Int, iterations: Int, seconds: Double,
+    _ body: @escaping @Sendable (_ thread: Int, _ iteration: Int) -> Void
+) -> Double? {
     let arrived = DispatchSemaphore(value: 0)
     let go = DispatchSemaphore(value: 0)
     let finished = DispatchSemaphore(value: 0)
@@ -54,9 +62,11 @@ public func gatedThreads(
     for _ in 0..<threads { arrived.wait() }
     for _ in 0..<threads { go.signal() }
 
-    let deadline = DispatchTime.now() + seconds
-    for _ in 0..<threads where finished.wait(timeout: deadline) == .timedOut { return false }
-    return true
+    var left = threads
+    return AfterATimeOut.wait(upTo: seconds) { slice in
+        while left > 0, finished.wait(timeout: .now() + slice) == .success { left -= 1 }
+        return left == 0
+    }
 }
 
 /// Starts `body` on a new thread and returns at once.

@@ -1,4 +1,5 @@
 import Foundation
+import WorkbookWire
 
 /// Runs test processes: the seam between starting processes (platform, files, environment, the
 /// watchdog) and the grading policy of ``TestRunner``, which tests drive with recorded runs.
@@ -8,9 +9,9 @@ public protocol TestProcess: Sendable {
     /// The package whose build the tests run, where the graded files are read; `nil` for a
     /// recorded run.
     var packageRoot: URL? { get }
-    /// One process over the tests `filters` select, within `timeLimit` seconds; `label` names its
-    /// artifacts when they are kept.
-    func run(filters: [String], timeLimit: Double, label: String) throws -> RunArtifacts
+    /// One process over the tests `filters` select, within `timeLimit` seconds, running at most
+    /// `testsAtOnce` test cases at the same time; `label` names its artifacts when they are kept.
+    func run(filters: [String], timeLimit: Double, testsAtOnce: Int, label: String) throws -> RunArtifacts
     /// Where a crashed test trapped, found by running the tests `filter` selects again under a
     /// debugger — in the test process, or (`inChild`) in the first child it starts — or from the
     /// crash report `run` left (Darwin); `nil` when that cannot be found here.
@@ -36,13 +37,13 @@ struct LaunchedTestProcess: TestProcess {
 
     /// One test process over the tests the `filters` select, with the event stream and
     /// TSan's reports written to files of a fresh folder, and the watchdog on.
-    func run(filters: [String], timeLimit: Double, label: String) throws -> RunArtifacts {
+    func run(filters: [String], timeLimit: Double, testsAtOnce: Int, label: String) throws -> RunArtifacts {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("workbook-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try SanitizerSettings.suppressionsFile.write(to: SanitizerSettings.suppressionsPath(in: folder), atomically: true, encoding: .utf8)
-        let command = invocation(filters: filters, in: folder)
+        let command = invocation(filters: filters, testsAtOnce: testsAtOnce, in: folder)
         let events = command.events, environment = command.environment
         let started = Date()
 
@@ -69,13 +70,14 @@ struct LaunchedTestProcess: TestProcess {
 
     /// What one run starts, with its event stream and TSan's reports in `folder`: the executable, its
     /// arguments and environment, and the event stream's file. Pure: it starts nothing.
-    func invocation(filters: [String], in folder: URL)
+    func invocation(filters: [String], testsAtOnce: Int, in folder: URL)
         -> (executable: String, arguments: [String], environment: [String: String], events: URL)
     {
         let events = folder.appendingPathComponent("events.jsonl")
         let testing = toolchain.eventStreamArguments(to: events.path) + filters.flatMap { ["--filter", $0] }
         let command = launch.command(testing)
         let environment = command.environment.merging(sanitizerEnvironment(logFolder: folder)) { _, sanitizer in sanitizer }
+            .merging([GraderEnvironment.testsAtOnce: String(testsAtOnce)]) { _, new in new }
         return (command.executable, command.arguments, environment, events)
     }
 
@@ -89,8 +91,8 @@ struct LaunchedTestProcess: TestProcess {
             + SanitizerSettings.options
         if let logFolder { options += " suppressions=\(SanitizerSettings.suppressionsPath(in: logFolder).path)" }
         if let symbolizer = platform.symbolizer { options += " external_symbolizer_path=\(symbolizer)" }
-        // WORKBOOK_GRADER: the suites' race trait leaves the reports to the grader, which reads them.
-        return ["TSAN_OPTIONS": options, "SWIFT_BACKTRACE": "enable=no", "WORKBOOK_GRADER": "1"]
+        // The suites' race trait leaves the reports to the grader, which reads them.
+        return ["TSAN_OPTIONS": options, "SWIFT_BACKTRACE": "enable=no", GraderEnvironment.grading: "1"]
     }
 
     /// Where a crashed test trapped: on Linux, the tests `filter` selects run once more under gdb

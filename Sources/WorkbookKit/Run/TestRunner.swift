@@ -24,6 +24,12 @@ struct TestRunner: Sendable {
     var processesAtOnce = Self.defaultProcessesAtOnce
     /// Four: on two cores the runs are mostly waiting (Exercises/MEASUREMENTS.md, M17).
     static let defaultProcessesAtOnce = 4
+    /// Test cases that may run at the same time, shared among the processes running at once: a
+    /// lone process (a check of one exercise) runs that many side by side, four processes two each.
+    var testsAtOnce = Self.defaultTestsAtOnce
+    /// Eight, measured on two cores: unbounded, four processes of side-by-side tests and their exit
+    /// tests' children timed out correct answers (Exercises/MEASUREMENTS.md, M18).
+    static let defaultTestsAtOnce = 8
 
     /// Runs the tests of the build `launch` describes.
     public init(launch: TestLaunch) {
@@ -38,14 +44,16 @@ struct TestRunner: Sendable {
     /// Grades `exercises`, isolating where needed; returns verdicts in the order given.
     func run(_ exercises: [(chapter: Chapter, exercise: Exercise)]) throws -> [ExerciseVerdict] {
         guard !exercises.isEmpty else { return [] }
-        let graded = try atOnce(Self.deal(exercises, into: processesAtOnce), width: processesAtOnce) { batch in
-            let artifacts = try runOnce(batch)
+        let batches = Self.deal(exercises, into: processesAtOnce)
+        let graded = try atOnce(batches, width: processesAtOnce) { batch in
+            let artifacts = try runOnce(batch, alongside: batches.count)
             let outcome = grader.grade(batch, artifacts)
             return (verdicts: locatingCrashes(outcome.verdicts, artifacts, alone: batch.count == 1), isolate: outcome.isolate)
         }
         var verdicts = graded.flatMap(\.verdicts)
-        verdicts += try atOnce(graded.flatMap(\.isolate), width: processesAtOnce) { item in
-            let run = try runOnce([item])
+        let isolated = graded.flatMap(\.isolate)
+        verdicts += try atOnce(isolated, width: processesAtOnce) { item in
+            let run = try runOnce([item], alongside: min(isolated.count, processesAtOnce))
             return locatingCrashes(grader.grade([item], run).verdicts, run, alone: true)
         }.flatMap { $0 }
         return exercises.compactMap { item in verdicts.first { $0.exercise.id == item.exercise.id } }.map(addingSourceFailures)
@@ -68,10 +76,12 @@ struct TestRunner: Sendable {
         return (0..<batches).map { first in stride(from: first, to: exercises.count, by: batches).map { exercises[$0] } }
     }
 
-    /// One process over `exercises`.
-    func runOnce(_ exercises: [(chapter: Chapter, exercise: Exercise)]) throws -> RunArtifacts {
+    /// One process over `exercises`, among `processes` running at the same time (itself included),
+    /// with its share of ``testsAtOnce``.
+    func runOnce(_ exercises: [(chapter: Chapter, exercise: Exercise)], alongside processes: Int) throws -> RunArtifacts {
         try process.run(filters: exercises.map { Self.filter(forSuiteOf: $0.chapter, $0.exercise) },
                         timeLimit: baseTimeLimit + timeLimitPerExercise * Double(exercises.count),
+                        testsAtOnce: max(1, testsAtOnce / max(1, processes)),
                         label: exercises.map(\.exercise.id).joined(separator: "+"))
     }
 
