@@ -21,7 +21,7 @@ struct Exercise1_1Tests {
         #expect(runs.count == 1, "whenZero ran \(runs.count) times after 4 000 calls on a latch of 4 000; it must run exactly once")
     }
 
-    @Test("8 000 latches, each called by four threads at the same moment: every whenZero runs exactly once")
+    @Test("8 000 latches, each called by four threads at the same moment: every whenZero runs exactly once", .runsAlone)
     func exactlyOnceWhenTheLastCallsCollide() {
         // The two calls that collide must meet between the answer's own steps, on its own queue,
         // which the test cannot hold: each round is one more chance. While other test processes

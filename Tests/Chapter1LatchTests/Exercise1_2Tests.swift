@@ -71,7 +71,7 @@ struct Exercise1_2Tests {
         #expect(results.all == [false], "half of 4 000 calls, from four threads, passed false; whenZero got \(results.all)")
     }
 
-    @Test("1 000 latches of 4, each called by four threads at the same moment: every whenZero gets the right Bool, once")
+    @Test("1 000 latches of 4, each called by four threads at the same moment: every whenZero gets the right Bool, once", .runsAlone)
     func rightAnswerWhenTheLastCallsCollide() {
         let rounds = 1_000
         let got = Tally<(round: Int, allFinished: Bool)>()

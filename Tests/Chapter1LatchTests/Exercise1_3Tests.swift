@@ -345,7 +345,7 @@ struct Exercise1_3Tests {
         judgeChild(result, "Four threads counting down 4 000 times", ifItCrashed: Self.unbalancedLeave)
     }
 
-    @Test("500 latches of 1 to 4, each counted down once by each of four threads at the same moment: each opens exactly once")
+    @Test("500 latches of 1 to 4, each counted down once by each of four threads at the same moment: each opens exactly once", .runsAlone)
     func opensOnceWhenTheLastCountDownsCollide() async {
         let result = await #expect(
             processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],

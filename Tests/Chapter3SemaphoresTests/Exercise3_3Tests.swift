@@ -113,7 +113,7 @@ struct Exercise3_3Tests {
         #expect(onCaller == 0, "\(onCaller) jobs ran on a thread that called run(_:), inside that call; run(_:) must only schedule a job — start it on the limiter's own queue")
     }
 
-    @Test("four threads calling run(_:) at the same moment, round after round, never get more than 3 jobs running")
+    @Test("four threads calling run(_:) at the same moment, round after round, never get more than 3 jobs running", .runsAlone)
     func callersAtTheSameMoment() {
         // Each round starts from an idle limiter with 3 slots: four gated threads call run(_:) at the
         // same moment with jobs that stay running, so that two callers often find the last slot free

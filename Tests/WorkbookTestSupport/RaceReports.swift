@@ -84,7 +84,8 @@ public struct GradedUnderTSan: SuiteTrait, TestTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let reports = SanitizerReportFile.shared
-        await TestsAtOnce.shared.acquire()
+        let alone = test.traits.contains { $0 is RunsAlone }
+        await TestsAtOnce.shared.acquire(alone: alone)
         quickChildExits
         // A report that arrived between tests is shown, and belongs to no test.
         _ = reports?.passOn()
@@ -92,11 +93,11 @@ public struct GradedUnderTSan: SuiteTrait, TestTrait, TestScoping {
             try await withTaskExecutorPreference(ThreadPerJob.shared) { try await function() }
         } catch {
             _ = reports?.passOn()
-            await TestsAtOnce.shared.release()
+            await TestsAtOnce.shared.release(alone: alone)
             throw error
         }
         let count = reports?.passOn() ?? 0
-        await TestsAtOnce.shared.release()
+        await TestsAtOnce.shared.release(alone: alone)
         guard count > 0 else { return }
         Issue.record(Comment(rawValue: """
             \(FailureMarker.race) the Thread Sanitizer reported \(count == 1 ? "a data race" : "\(count) data races") \
@@ -114,28 +115,3 @@ extension Trait where Self == GradedUnderTSan {
 }
 
 /// The environment variable `workbook check` sets in its test processes.
-
-/// An asynchronous counting lock: at most ``width`` test cases of this process run at once.
-///
-/// One, under plain `swift test` (see ``GradedUnderTSan``); under `workbook check`, the number the
-/// grader gives (``GraderEnvironment/testsAtOnce``): it shares one budget among the test processes
-/// it runs at the same time, since each waiting test is cheap but each exit test's child is a
-/// process of its own under the Thread Sanitizer (Exercises/MEASUREMENTS.md, M18).
-actor TestsAtOnce {
-    static let shared = TestsAtOnce(width: SanitizerReportFile.shared == nil
-        ? max(1, ProcessInfo.processInfo.environment[GraderEnvironment.testsAtOnce].flatMap { Int($0) } ?? 1) : 1)
-    let width: Int
-    private var running = 0
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-
-    init(width: Int) { self.width = width }
-
-    func acquire() async {
-        guard running >= width else { running += 1; return }
-        await withCheckedContinuation { waiting.append($0) }
-    }
-
-    func release() {
-        if waiting.isEmpty { running -= 1 } else { waiting.removeFirst().resume() }
-    }
-}
