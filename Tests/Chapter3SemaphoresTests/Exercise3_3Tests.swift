@@ -115,20 +115,48 @@ struct Exercise3_3Tests {
 
     @Test("four threads calling run(_:) at the same moment, round after round, never get more than 3 jobs running", .runsAlone)
     func callersAtTheSameMoment() {
-        // Each round starts from an idle limiter with 3 slots: four gated threads call run(_:) at the
-        // same moment with jobs that stay running, so that two callers often find the last slot free
-        // together. (An answer that checks for a slot and takes it in two separate steps let a
-        // fourth job in, in about 7 rounds of 100 here; 200 rounds catch it every time.)
-        let rounds = 200
+        // Each round starts from an idle limiter with 3 slots: four threads call run(_:) at the same
+        // moment with jobs that stay running, so that two callers often find the last slot free
+        // together. The test's semaphores start each round; a spinning barrier then lets the four
+        // callers go within a fraction of a microsecond of each other. (An answer that checks for a
+        // slot and takes it in two separate steps let a fourth job in, in about 7 rounds of 100,
+        // when semaphores alone released the callers — and in only 10 runs of 20 with 200 such
+        // rounds, once tests ran side by side.)
+        let rounds = 500, callers = 4
         let jobs = FakeJobs(finish: .held)
         defer { jobs.finishAll() }
         let limiter = Unchecked(keptForever(DownloadLimiter(maxConcurrent: 3)))
+        let go = (0..<callers).map { _ in DispatchSemaphore(value: 0) }
+        let returned = DispatchSemaphore(value: 0)
+        let together = SpinBarrier(parties: callers)
+        for thread in 0..<callers {
+            startThread {
+                for round in 0..<rounds {
+                    go[thread].wait()
+                    if together.stopped { return }
+                    together.arriveAndWait(round: round)
+                    limiter.value.run(jobs.job(callers * round + thread))
+                    returned.signal()
+                }
+            }
+        }
+        // However the test ends, the callers still waiting for a round leave.
+        defer {
+            together.stop()
+            for semaphore in go { semaphore.signal() }
+        }
 
         for round in 0..<rounds {
-            let before = 4 * round
-            guard runConcurrently(threads: 4, iterations: 1, "four run(_:) calls at the same moment", seconds: 2, { thread, _ in
-                limiter.value.run(jobs.job(before + thread))
-            }) else { return }
+            let before = callers * round
+            for semaphore in go { semaphore.signal() }
+            var back = 0
+            if let waited = AfterATimeOut.wait(upTo: 2, until: { slice in
+                while back < callers, returned.wait(timeout: .now() + slice) == .success { back += 1 }
+                return back == callers
+            }) {
+                recordTimeout("four run(_:) calls at the same moment (round \(round + 1)): \(callers - back) of them did not return within \(formatSeconds(waited)). run(_:) must return at once, even when every slot is taken — something in it blocks its caller.")
+                return
+            }
             guard jobs.waitUntilStarted(before + 3) else {
                 let started = jobs.started.count - before
                 if started == 0 {
