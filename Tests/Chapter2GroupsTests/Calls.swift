@@ -81,12 +81,7 @@ final class UnorderedFlag: Sendable {
 
     /// Waits (spinning, at most `seconds`) until the flag is raised; `false` if it never was.
     func spin(seconds: Double = 2) -> Bool {
-        let deadline = DispatchTime.now() + seconds
-        while !raised.load(ordering: .relaxed) {
-            if DispatchTime.now() > deadline { return false }
-            sched_yield()
-        }
-        return true
+        spinWait(seconds: seconds) { raised.load(ordering: .relaxed) }
     }
 }
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import WorkbookTestSupport
 
 /// Lets two threads take turns without telling the Thread Sanitizer.
 ///
@@ -17,12 +18,7 @@ final class Turns: Sendable {
 
     /// Waits until it is turn `number`; `false` if it did not come within `seconds`.
     func wait(for number: Int, seconds: Double = 2) -> Bool {
-        let deadline = DispatchTime.now() + seconds
-        while turn.load(ordering: .relaxed) != number {
-            if DispatchTime.now() > deadline { return false }
-            sched_yield()
-        }
-        return true
+        spinWait(seconds: seconds) { turn.load(ordering: .relaxed) == number }
     }
 
     /// Hands the turn on: the thread waiting for `number` may go.

@@ -61,10 +61,17 @@ public enum AfterATimeOut {
         guard let suite = currentSuite else { return false }
         guard timedOut.insert(suite) else { return true }
         // For the suite's children still running (see `ChildCutShort`).
-        try? FileManager.default.createDirectory(at: markFolder, withIntermediateDirectories: true)
+        _ = markFolderMade
         FileManager.default.createFile(atPath: mark(of: suite), contents: nil)
         return false
     }
+
+    /// Makes the folder of marks once, and has it removed when this process exits (a child leaves
+    /// with `_exit`, which runs no exit handler, so it never removes its parent's marks).
+    private static let markFolderMade: Void = {
+        try? FileManager.default.createDirectory(at: markFolder, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: AfterATimeOut.markFolder) }
+    }()
 
     /// What an exit test's child of the current test needs to know to be cut short: pass it in
     /// through the capture list, `[cutShort = AfterATimeOut.forChild as ChildCutShort]`.
