@@ -103,7 +103,7 @@ struct TestRunnerTests {
 
         #expect(verdicts.map(\.exercise.id) == items.map(\.exercise.id))
         #expect(runs.filters.map(\.count).sorted() == [1, 1, 1, 2])
-        #expect(runs.testsAtOnce == [2, 2, 2, 2], "four processes share the eight test cases that may run at once")
+        #expect(runs.testsAtOnce == [1, 1, 1, 1], "four processes share the four test cases that may run at once")
         #expect(verdicts.allSatisfy { $0.passed })
         let suites = runs.filters.flatMap { $0 }
         for item in items {
@@ -114,7 +114,7 @@ struct TestRunnerTests {
         let alone = ReplayedRuns(Fixture.run("clean-solutions", .exited(0)))
         runner.process = alone
         _ = try runner.run(Fixture.items("1.3"))
-        #expect(alone.testsAtOnce == [8], "a lone process runs all eight at once")
+        #expect(alone.testsAtOnce == [4], "a lone process runs all four at once")
         #expect(TestRunner.deal([1], into: 3) == [[1]])
     }
 }

@@ -6,11 +6,11 @@ import Testing
 /// Cuts a suite's waits short once one of its tests has timed out.
 ///
 /// A wrong answer that blocks usually blocks every test of its exercise, each for its whole bound,
-/// and under `swift test` the synchronous tests of a run take turns on the few threads of Swift's
-/// cooperative pool, so the bounds add up: measured on Linux x86-64 (2 cores, Swift 6.3.1), 3.2
-/// with a semaphore that starts at zero failed eleven tests in a row, 2 s each, 22 s in all; 2.1
-/// with a `group.wait()` inside runAll, 23 s. After a suite's first time-out, every later wait of
-/// that suite that goes through ``bound(_:)`` lasts at most ``shortBound``, and a time-out it ends
+/// and under plain `swift test` a suite's tests run one at a time (see ``GradedUnderTSan``), so the
+/// bounds add up: measured on Linux x86-64 (2 cores, Swift 6.3.1), 3.2 with a semaphore that starts
+/// at zero failed eleven tests in a row, 2 s each, 22 s in all; 2.1 with a `group.wait()` inside
+/// runAll, 23 s. After a suite's first time-out, every wait of that suite that goes through
+/// ``bound(_:)`` or ``wait(upTo:until:)`` lasts at most ``shortBound`` more, and a time-out it ends
 /// in says so. A correct answer never times out, so it never meets the shorter bound.
 ///
 /// Suites are told apart by `Test.current`, so this acts on a test's own thread, where tests wait.
