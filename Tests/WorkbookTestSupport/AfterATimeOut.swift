@@ -31,18 +31,21 @@ public enum AfterATimeOut {
     }
 
     /// Waits for something at most `seconds` (cut as ``bound(_:)`` says), asking `happens` with a
-    /// slice of the time left until it answers `true`; between slices it looks whether the suite
-    /// has timed out meanwhile, in another test (they run side by side under `workbook check`),
-    /// and then waits at most ``shortBound`` more. Returns `nil` when it happened, or else the
-    /// seconds it waited, for the failure message.
-    public static func wait(upTo seconds: Double, until happens: (_ slice: Double) -> Bool) -> Double? {
+    /// slice of the time left until it answers `true`; between slices it asks `timedOut` (by
+    /// default: has this test's suite timed out, in another test — they run side by side under
+    /// `workbook check`), and once it says so waits at most ``shortBound`` more. Returns `nil` when
+    /// it happened, or else the seconds it waited, for the failure message.
+    public static func wait(
+        upTo seconds: Double, timedOut: () -> Bool = { hasTimedOut }, until happens: (_ slice: Double) -> Bool
+    ) -> Double? {
         let started = DispatchTime.now()
-        var deadline = started + bound(seconds), cut = hasTimedOut
+        var cut = timedOut()
+        var deadline = started + (cut ? min(seconds, shortBound) : seconds)
         while true {
             let now = DispatchTime.now()
-            if now >= deadline { return (Double(now.uptimeNanoseconds - started.uptimeNanoseconds) / 1e8).rounded() / 10 }
+            if now >= deadline { return (Double(now.uptimeNanoseconds - started.uptimeNanoseconds) / 1e7).rounded() / 100 }
             if happens(min(Double(deadline.uptimeNanoseconds - now.uptimeNanoseconds) / 1e9, 0.05)) { return nil }
-            if !cut, hasTimedOut {
+            if !cut, timedOut() {
                 cut = true
                 deadline = min(deadline, DispatchTime.now() + shortBound)
             }

@@ -47,19 +47,9 @@ public func runInChild(seconds: Double = 2, cutShort: ChildCutShort, _ work: @es
         if let problem = work() { problems.append(problem) }
         finished.fire()
     }
-    let started = DispatchTime.now()
-    var deadline = started + seconds, bound = seconds, cut = false
     // Looks for the parent's mark between short waits: a time-out of the suite ends this child soon.
-    while !finished.happens(within: 0.05) {
-        let now = DispatchTime.now()
-        if !cut, cutShort.hasTimedOut {
-            cut = true
-            if now + AfterATimeOut.shortBound < deadline {
-                deadline = now + AfterATimeOut.shortBound
-                bound = Double(deadline.uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-            }
-        }
-        if now >= deadline { leaveChild(ChildExit.hung, "did not finish within \(formatSeconds(bound))") }
+    if let waited = AfterATimeOut.wait(upTo: seconds, timedOut: { cutShort.hasTimedOut }, until: finished.happens(within:)) {
+        leaveChild(ChildExit.hung, "did not finish within \(formatSeconds(waited))")
     }
     if let problem = problems.all.first { leaveChild(ChildExit.wrong, problem) }
     leaveChild(ChildExit.passed, "")

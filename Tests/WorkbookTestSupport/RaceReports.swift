@@ -113,5 +113,3 @@ extension Trait where Self == GradedUnderTSan {
     /// One test at a time, and a report of the Thread Sanitizer fails the test it happened in.
     public static var gradedUnderTSan: GradedUnderTSan { GradedUnderTSan() }
 }
-
-/// The environment variable `workbook check` sets in its test processes.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A task executor that runs every job on a new thread of its own.
 ///
 /// The graded tests block their thread: they wait for a held queue, a deadline, a blocked caller,
@@ -18,8 +16,6 @@ final class ThreadPerJob: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
-        let thread = Thread { job.runSynchronously(on: executor) }
-        thread.stackSize = 1 << 20
-        thread.start()
+        startThread { job.runSynchronously(on: executor) }
     }
 }
