@@ -11,7 +11,19 @@ public struct Exercise: Codable, Sendable, Hashable {
     var suite: String
     /// How the untouched starter must fail; `workbook selftest` holds it to that.
     var expectedFailure: FailureKind
+    /// What its suite covers, dimension by dimension (``SuiteDimension``): a test and corpus entries
+    /// per cell, or why the dimension does not apply.
+    var dimensions: [SuiteDimension: DimensionCoverage]? = nil
     // Its hints are not here, beside the learner's files, but in `Solutions/` (see ``HintFile``).
+}
+
+extension Exercise {
+    /// `true` when its contract takes no timeout or deadline (its `deadlines` cell does not apply):
+    /// then a wait inside it that gives up after a while is wrong whatever the time it picks.
+    var takesNoDeadline: Bool {
+        if case .notApplicable = dimensions?[.deadlines] { return true }
+        return false
+    }
 }
 
 /// One chapter: a module in `Exercises/` with its lesson, and the same module in `Solutions/`.

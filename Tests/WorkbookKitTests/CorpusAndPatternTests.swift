@@ -126,6 +126,35 @@ struct PatternCheckTests {
                 "`_ =` throws the value away, even as the only line of a body")
     }
 
+    @Test("where the contract has no timeout, a wait that can give up fails: a try at .now(), no timeout, or waiting again do not")
+    func timedWaitGivesUp() {
+        func untimed(_ source: String) -> [String] {
+            PatternCheck.matches(in: source, noDeadline: true).map { "\($0.line):\($0.rule)" }
+        }
+        #expect(untimed("if sem.wait(timeout: .now() + 30) == .timedOut { print(\"slow\") }") == ["1:timed-wait-gives-up"])
+        #expect(untimed("guard sem.wait(wallTimeout: .now() + 5) == .success else { return }") == ["1:timed-wait-gives-up"])
+        #expect(untimed("_ = group.wait(timeout: .now() + 30)") == ["1:timed-wait-gives-up"], "said once, by the stricter rule")
+        #expect(untimed("let result = sem.wait(timeout: deadline)") == ["1:timed-wait-gives-up"])
+        #expect(untimed("if sem.wait(timeout: .now()) == .success { start() }").isEmpty, "a try that never waits")
+        #expect(untimed("guard sem.wait(timeout: DispatchTime.now()) == .success else { return }").isEmpty)
+        #expect(untimed("_ = sem.wait(timeout: .distantFuture)").isEmpty, "no timeout at all")
+        #expect(untimed("while sem.wait(timeout: .now() + 1) == .timedOut { print(\"still waiting\") }").isEmpty, "waits again")
+        #expect(untimed("repeat {\n    log()\n} while sem.wait(timeout: .now() + 1) == .timedOut").isEmpty)
+        #expect(untimed("while true {\n    if sem.wait(timeout: .now() + 1) == .success { break }\n}").isEmpty)
+        #expect(untimed("for s in sources {\n    if sem.wait(timeout: .now() + 1) == .timedOut { continue }\n}") == ["2:timed-wait-gives-up"],
+                "a `for` loop goes on to the next item: it does not wait again")
+        #expect(rules("if sem.wait(timeout: .now() + 30) == .timedOut { print(\"slow\") }").isEmpty,
+                "with a deadline in the contract, a looked-at result is the learner's to judge")
+        let failures = PatternCheck.failures(in: "let r = sem.wait(timeout: .now() + 9)", file: "E.swift", noDeadline: true)
+        #expect(failures.map(\.kind) == [.wrong] && failures.first?.line == 1)
+    }
+
+    @Test("which exercises take no deadline: read from their deadlines cell")
+    func noDeadline() {
+        let timed = Fixture.workbook.allExercises.filter { !$0.exercise.takesNoDeadline }.map(\.exercise.id)
+        #expect(timed == ["1.3", "2.4"])
+    }
+
     @Test("the rules that fail an exercise are findings, not warnings: an ignored timed wait, a sanitizer hook")
     func failingRules() {
         let source = "@_cdecl(\"__tsan_default_suppressions\")\nfunc s() {}\n_ = sem.wait(timeout: .now() + 30)\nDispatchQueue.global().sync { n += 1 }"

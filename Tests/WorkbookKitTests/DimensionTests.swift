@@ -6,7 +6,7 @@ import Testing
 struct DimensionTests {
     @Test("every exercise declares all ten dimensions, and every test and corpus entry it names exists")
     func workbookDeclaresEveryDimension() throws {
-        let declared = try Fixture.workbook.dimensions()
+        let declared = Fixture.workbook.dimensions()
         #expect(declared.count == Fixture.workbook.allExercises.count)
         for item in declared {
             #expect(item.missing.isEmpty, "\(item.exercise.id) does not declare \(item.missing.map(\.rawValue))")

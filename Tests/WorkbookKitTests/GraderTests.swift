@@ -109,6 +109,24 @@ struct GraderTests {
         #expect(alone.findings.contains { $0.message.contains("outside CountdownBlock.swift") })
     }
 
+    @Test("a report on the test's own plain data (2.1, one countdown for every call): a lost ordering, at the test's read, in a batch too")
+    func orderingLost() throws {
+        var run = Fixture.run("clean-solutions", .exited(66))
+        run.reports = TSanReport.parse(Fixture.text("ordering-2.1/tsan.log"))
+        let test = "Chapter2GroupsTests.Exercise2_1Tests/completionSeesWhatCallbacksWrote()/Exercise2_1Tests.swift:272:6"
+        run.events.names[test] = "what each function wrote before calling back is there for completion to read"
+        let outcome = Grader(sources: .exercises).grade(Fixture.items("2.2", "2.1"), run)
+        #expect(outcome.isolate.isEmpty, "the report names 2.1's suite: nothing to run again alone")
+        let verdict = try #require(outcome.verdicts.first { $0.exercise.id == "2.1" })
+        #expect(verdict.kind == .wrong, "the learner's file has no line in it: what it broke is an ordering")
+        let finding = try #require(verdict.findings.first { $0.kind == .wrong })
+        #expect(finding.file == "Tests/Chapter2GroupsTests/Exercise2_1Tests.swift" && finding.line == 284)
+        #expect(finding.message.contains("Exercise2_1Tests.swift:284 (read, thread T11") && finding.message.contains("Exercise2_1Tests.swift:280 (write, thread T16"))
+        #expect(finding.message.contains("RunAll.swift") && !finding.message.contains("toolchain"))
+        #expect(finding.test == "what each function wrote before calling back is there for completion to read")
+        #expect(outcome.verdicts.first { $0.exercise.id == "2.2" }?.findings.contains { $0.message.contains("Exercise2_1Tests") } == false)
+    }
+
     static let mutexCounter = """
         import Synchronization
         final class HitCounter {

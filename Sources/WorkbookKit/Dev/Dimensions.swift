@@ -78,27 +78,9 @@ public struct ExerciseDimensions: Sendable {
 
 extension Workbook {
     /// Each exercise's declared dimensions, read from its chapter's manifest, in the workbook's order.
-    public func dimensions(of chapters: [Chapter]? = nil) throws -> [ExerciseDimensions] {
-        /// The part of a manifest this reads.
-        struct Declared: Decodable {
-            struct Entry: Decodable {
-                var id: String
-                var dimensions: [SuiteDimension: DimensionCoverage]?
-            }
-            var exercises: [Entry]
-        }
-        return try (chapters ?? self.chapters).flatMap { chapter -> [ExerciseDimensions] in
-            let manifest = layout.url(Layout.manifest(of: chapter.name))
-            let declared: Declared
-            do {
-                declared = try JSONDecoder().decode(Declared.self, from: Data(contentsOf: manifest))
-            } catch {
-                throw WorkbookError.badManifest(path: manifest.path, reason: "\(error)")
-            }
-            return chapter.exercises.map { exercise in
-                let cells = declared.exercises.first { $0.id == exercise.id }?.dimensions ?? [:]
-                return ExerciseDimensions(chapter: chapter, exercise: exercise, cells: cells)
-            }
+    public func dimensions(of chapters: [Chapter]? = nil) -> [ExerciseDimensions] {
+        (chapters ?? self.chapters).flatMap { chapter in
+            chapter.exercises.map { ExerciseDimensions(chapter: chapter, exercise: $0, cells: $0.dimensions ?? [:]) }
         }
     }
 

@@ -29,6 +29,36 @@ extension Grader {
         return nil
     }
 
+    /// A report whose every access sits in the exercise's suite: TSan saw the test's own plain data
+    /// — written before a call into the learner's code, read in the code that call leads to (a
+    /// completion after every callback, a block after the call that sent it) — with nothing ordering
+    /// the write before the read. The learner's code owns no line of it; what it broke is the
+    /// happens-before edge its contract promises, so the finding is a wrong result (a lost ordering),
+    /// placed at the test's read and named after the test (`testNames`: display names by test ID).
+    func orderingFinding(_ report: TSanReport, _ batch: [(chapter: Chapter, exercise: Exercise)],
+                         testNames: [String: String]) -> ((chapter: Chapter, exercise: Exercise), Finding)?
+    {
+        for item in batch {
+            let suite = Layout.suiteFile(item.chapter, item.exercise)
+            let placed = report.accesses.compactMap { access in
+                access.frames.first { $0.isIn("/" + suite) }.map { (access, $0) }
+            }
+            guard !placed.isEmpty, placed.count == report.accesses.count else { continue }
+            let places = placed.map { access, frame in
+                "\(item.exercise.suite).swift:\(frame.line.map(String.init) ?? "?") (\(access.isWrite ? "write" : "read"), \(Self.describeThread(access.thread, report)))"
+            }
+            let read = (placed.first { !$0.0.isWrite } ?? placed[0]).1
+            let test = testNames.first { id, _ in
+                guard id.hasPrefix("\(item.chapter.testModule).\(item.exercise.suite)/") else { return false }
+                let function = id.split(separator: "/").dropFirst().first.map { $0.prefix { $0 != "(" } } ?? ""
+                return report.accesses.flatMap(\.frames).contains { $0.symbol.contains("\(item.exercise.suite).\(function)(") }
+            }?.value
+            return (item, Finding(kind: .wrong, message: Says.orderingLost(places: places, exercise: item.exercise),
+                                  file: suite, line: read.line, test: test, detail: report.raw))
+        }
+        return nil
+    }
+
     /// A report TSan cannot judge: every access it names in the learner's file sits inside a
     /// `Mutex.withLock` closure. On Linux TSan does not see `Mutex` (its `withLock` is inlined and
     /// no frame names it), so such a report says nothing about the learner's code; the verdict then

@@ -52,6 +52,14 @@ struct Grader: Sendable {
                     mine.append(finding)
                 }
                 findings[item.exercise.id] = mine
+            } else if let (item, finding) = orderingFinding(report, batch, testNames: run.events.names) {
+                var mine = findings[item.exercise.id, default: []]
+                if let index = mine.firstIndex(where: { $0.kind == finding.kind && $0.sameRace(as: finding) && $0.test == finding.test }) {
+                    mine[index].absorb(finding)
+                } else {
+                    mine.append(finding)
+                }
+                findings[item.exercise.id] = mine
             } else {
                 unattributed.append(report)
             }

@@ -19,15 +19,16 @@ enum PatternCheck {
     }
 
     /// What the rules that fail an exercise found in `source` (the file at `file`, relative to the
-    /// package), whatever its tests say: added to every run's verdict.
-    static func failures(in source: String, file: String) -> [Finding] {
-        matches(in: source).compactMap { match in
+    /// package), whatever its tests say: added to every run's verdict. `noDeadline`: the exercise's
+    /// contract takes no timeout (``Exercise/takesNoDeadline``), so a wait that gives up is wrong.
+    static func failures(in source: String, file: String, noDeadline: Bool = false) -> [Finding] {
+        matches(in: source, noDeadline: noDeadline).compactMap { match in
             Rule(rawValue: match.rule)?.failure.map { Finding(kind: $0, message: match.message, file: file, line: match.line) }
         }
     }
 
-    /// What every rule found in `source`, in line order.
-    static func matches(in source: String) -> [PatternWarning] {
+    /// What every rule found in `source`, in line order; `noDeadline` as for ``failures(in:file:noDeadline:)``.
+    static func matches(in source: String, noDeadline: Bool = false) -> [PatternWarning] {
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false).map { stripped(String($0)) }
         let globals = globalQueueNames(lines)
         var warnings: [PatternWarning] = []
@@ -42,6 +43,9 @@ enum PatternCheck {
         var waits: [(line: Int, block: QueueBlock)] = []
         var signals: [QueueBlock] = []
         var blocksOpened = 0
+        // For each open brace, whether it opens a `while` or `repeat` loop: a timed wait inside one
+        // can wait again.
+        var loops: [Bool] = []
         for (index, line) in lines.enumerated() {
             let found = calls(in: line)
             for call in found {
@@ -53,7 +57,11 @@ enum PatternCheck {
                 }
                 if onGlobal && call.barrier { warn(.barrierOnGlobalQueue, index) }
             }
-            if line.range(of: #"^\s*_\s*=\s*[A-Za-z_][A-Za-z0-9_.]*\.wait\(\s*(timeout|wallTimeout):"#, options: .regularExpression) != nil
+            if noDeadline, Self.givesUp(line), !loops.contains(true) {
+                warn(.timedWaitGivesUp, index)
+            } else if Self.timedWait(line)?.argument.hasPrefix("distantFuture)") == true {
+                // No timeout at all: there is no result to look at.
+            } else if line.range(of: #"^\s*_\s*=\s*[A-Za-z_][A-Za-z0-9_.]*\.wait\(\s*(timeout|wallTimeout):"#, options: .regularExpression) != nil
                 || (line.range(of: #"^\s*[A-Za-z_][A-Za-z0-9_.]*\.wait\(\s*(timeout|wallTimeout):"#, options: .regularExpression) != nil
                     && !Self.isImplicitReturn(lines, index)) {
                 warn(.ignoredTimedWait, index)
@@ -72,6 +80,7 @@ enum PatternCheck {
                     if signalOffsets.contains(offset) { signals.append(block) }
                 }
                 if unit == 0x7B /* { */ {
+                    loops.append(line.range(of: #"\b(while|repeat)\b"#, options: .regularExpression) != nil)
                     if let call = found.first(where: { $0.braceOffset == offset }) {
                         blocksOpened += 1
                         open.append(.queue(QueueBlock(queue: call.receiver, id: blocksOpened)))
@@ -80,6 +89,7 @@ enum PatternCheck {
                     }
                 } else if unit == 0x7D /* } */ {
                     _ = open.popLast()
+                    _ = loops.popLast()
                 }
             }
         }
@@ -89,6 +99,20 @@ enum PatternCheck {
             warn(.waitOnQueue, wait.line, wait.block.queue)
         }
         return warnings.sorted { $0.line < $1.line }
+    }
+
+    /// `true` when `line` waits with a timeout that can run out — not `.now()` (a try that never
+    /// waits), not `.distantFuture` (no timeout at all) — outside a `while` condition (which waits again).
+    static func givesUp(_ line: String) -> Bool {
+        guard let (before, argument) = timedWait(line), !argument.hasPrefix("now())"), !argument.hasPrefix("distantFuture)") else { return false }
+        return before.range(of: #"\bwhile\b"#, options: .regularExpression) == nil
+    }
+
+    /// A timed wait on `line`: the code before it, and its deadline without spaces or its type's
+    /// name (`DispatchTime.now() + 1` → `now()+1)…`).
+    static func timedWait(_ line: String) -> (before: Substring, argument: String)? {
+        guard let range = line.range(of: #"\.wait\(\s*(timeout|wallTimeout):\s*(DispatchTime|DispatchWallTime)?\.?"#, options: .regularExpression) else { return nil }
+        return (line[..<range.lowerBound], line[range.upperBound...].replacingOccurrences(of: " ", with: ""))
     }
 
     /// What an open brace stands for.
@@ -132,16 +156,19 @@ enum PatternCheck {
         case syncOntoOwnQueue = "sync-onto-own-queue"
         case waitOnQueue = "wait-on-queue"
         case sanitizerHook = "sanitizer-hook"
+        case timedWaitGivesUp = "timed-wait-gives-up"
 
         /// How the exercise fails when the rule matches, whatever its tests say; `nil` for a warning.
         ///
         /// A timed wait whose result is never looked at goes on after its deadline as if it had
         /// been signalled: wrong at *any* timeout, while a test can only hold a callback for so long.
+        /// In an exercise whose contract has no timeout, a wait that can time out is wrong whatever
+        /// it does then — go on as if signalled, or drop the work — unless it waits again.
         /// A C-level symbol or a sanitizer hook in an exercise file can change what TSan reports
         /// (its default options and suppressions are such symbols).
         var failure: FailureKind? {
             switch self {
-            case .ignoredTimedWait, .sanitizerHook: .wrong
+            case .ignoredTimedWait, .sanitizerHook, .timedWaitGivesUp: .wrong
             case .syncOnGlobalQueue, .barrierOnGlobalQueue, .mainSync, .syncOntoOwnQueue, .waitOnQueue: nil
             }
         }

@@ -12,6 +12,8 @@ extension Says {
             "A `.barrier` flag on a global queue is ignored: Apple's documentation of `dispatch_barrier_async` says that on a global concurrent queue it behaves like a plain `async`. Barriers work on a concurrent queue you create (Chapter 4)."
         case .ignoredTimedWait:
             "The result of this timed wait is never looked at: once its deadline passes, the code goes on as if it had been signalled. That is wrong at any timeout you pick, because the work it waits for can always be slower; the tests cannot wait that long, so this line fails the exercise by itself. Look at the result (`.success` or `.timedOut`) and decide what a timeout means (Chapter 3, `wait(timeout:)`)."
+        case .timedWaitGivesUp:
+            "This exercise's contract has no timeout, so a wait that gives up after a while is wrong whatever time you give it: what it waits for can always take longer, and then the code either goes on as if it had been signalled or drops the work. The tests cannot wait that long, so this line fails the exercise by itself. Wait with `wait()`; to notice a slow wait, wait again in a loop: `while semaphore.wait(timeout: .now() + 1) == .timedOut { … }` (Chapter 3, `wait(timeout:)`)."
         case .sanitizerHook:
             "Exercise files may not declare C-level symbols (`@_cdecl`, `@_silgen_name`) or use the sanitizer's own hooks (`__tsan_…`, `__sanitizer_…`): they can change what the Thread Sanitizer reports, so this line fails the exercise by itself. Remove it."
         case .mainSync:

@@ -18,6 +18,12 @@ public enum Says {
         return "Two threads \(verb) \(what) with nothing ordering the two accesses\(list). Protect them with one serial queue, a lock, or another synchronization the lesson shows."
     }
 
+    /// A report on the test's own plain data (`places`: each access's `File.swift:line (write, thread …)`):
+    /// the learner's code let the step that reads it run without a happens-before edge from the write.
+    static func orderingLost(places: [String], exercise: Exercise) -> String {
+        "The Thread Sanitizer saw the test's own plain data with nothing ordering its two accesses: \(places.joined(separator: " and ")). The test writes it just before a call that \(exercise.file) must wait for (a callback, a caller's call) and reads it only in what that call leads to, so your code ran the later step too early, or with nothing ordering it after the call: a plain or relaxed flag or counter does not order memory; a group's leave() and notify, a semaphore, a serial queue or a lock do."
+    }
+
     /// A report during an exercise's tests that names none of the learner's lines.
     static func raceOutsideFile(_ title: String, _ exercise: Exercise) -> String {
         "The Thread Sanitizer reported a \(title) while testing \(exercise.id), outside \(exercise.file). The test support or the toolchain may be at fault; run with --verbose to see the report."

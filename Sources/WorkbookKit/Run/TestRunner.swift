@@ -62,13 +62,14 @@ struct TestRunner: Sendable {
     }
 
     /// The verdict with what the failing pattern rules find in the graded file itself (a timed wait
-    /// whose result is never looked at, a sanitizer hook), which no run can show.
+    /// whose result is never looked at, or that gives up where the contract has no timeout; a
+    /// sanitizer hook), which no run can show.
     private func addingSourceFailures(_ verdict: ExerciseVerdict) -> ExerciseVerdict {
         let file = Layout.exerciseFile(verdict.chapter, verdict.exercise, in: grader.sources)
         guard let root = process.packageRoot,
               let source = grader.readSource(root.appendingPathComponent(file).path) else { return verdict }
         var verdict = verdict
-        verdict.findings += PatternCheck.failures(in: source, file: file)
+        verdict.findings += PatternCheck.failures(in: source, file: file, noDeadline: verdict.exercise.takesNoDeadline)
         return verdict
     }
 

@@ -21,7 +21,7 @@ extension Command {
         run: { arguments in
             let workbook = try currentWorkbook()
             let items = try workbook.select(arguments.positional)
-            let declared = try workbook.dimensions(of: Checker.chapters(of: items, in: workbook))
+            let declared = workbook.dimensions(of: Checker.chapters(of: items, in: workbook))
                 .filter { item in items.contains { $0.exercise.id == item.exercise.id } }
             let problems = workbook.dimensionProblems(declared)
             Terminal.say(DimensionTable.render(declared, problems: problems, why: arguments.has(.why),
