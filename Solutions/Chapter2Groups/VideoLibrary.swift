@@ -43,7 +43,7 @@ public final class VideoLibrary {
     /// A source that fails contributes no URLs, but still counts as finished.
     public func load(queue: DispatchQueue, completion: @escaping ([URL]) -> Void) {
         let group = DispatchGroup()
-        var urls: [URL] = []
+        let found = FoundURLs()  // this load's own list
 
         for source in sources {
             group.enter()  // this source is still enumerating
@@ -54,7 +54,7 @@ public final class VideoLibrary {
                 // enter() keeps the group from emptying.
                 group.enter()
                 self.itemsQueue.async {
-                    urls.append(url)
+                    found.urls.append(url)
                     group.leave()
                 }
             }, done: { _ in
@@ -65,7 +65,15 @@ public final class VideoLibrary {
         // Runs once every source is done *and* every append has run; the last leave() orders
         // all the appends before this read.
         group.notify(queue: queue) {
-            completion(urls)
+            completion(found.urls)
         }
     }
+}
+
+/// One load's URLs, shared by the blocks of that load. Every append runs on the library's serial
+/// `itemsQueue`, and the only read runs in the notify block, after the group's last `leave()`, which
+/// comes after every append: that ordering is what makes sharing it safe. The compiler cannot see
+/// it, hence `@unchecked Sendable`.
+private final class FoundURLs: @unchecked Sendable {
+    var urls: [URL] = []
 }
