@@ -64,3 +64,61 @@ struct BuilderLoopTests {
         #expect(build.requests.count == 1)
     }
 }
+
+@Suite("The build stamp: a check skips SwiftPM only while nothing a build reads has changed")
+struct BuildStampTests {
+    /// A package folder with one file in each build input, and a scratch path inside it.
+    private func package() throws -> (root: URL, scratch: URL) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("wb-stamp-\(UUID().uuidString)")
+        for folder in Layout.buildInputs {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent("\(folder)/Part"), withIntermediateDirectories: true)
+            try "let x = 1\n".write(to: root.appendingPathComponent("\(folder)/Part/File.swift"), atomically: true, encoding: .utf8)
+        }
+        try "// swift-tools-version: 6.2\n".write(to: root.appendingPathComponent(Layout.packageManifest), atomically: true, encoding: .utf8)
+        let scratch = root.appendingPathComponent(".build-check")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        return (root, scratch)
+    }
+
+    @Test("the same files and settings: the same stamp, kept and read back")
+    func same() throws {
+        let (root, scratch) = try package()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let stamp = BuildStamp.current(root: root, scratchPath: scratch, settings: ["WORKBOOK_ONLY": "Chapter5"])
+        #expect(stamp == BuildStamp.current(root: root, scratchPath: scratch, settings: ["WORKBOOK_ONLY": "Chapter5"]))
+        #expect(stamp.inputs.contains { $0.hasPrefix("Exercises/Part/File.swift ") })
+        let file = BuildStamp.file(in: scratch, sources: .exercises)
+        stamp.keep(in: file)
+        #expect(BuildStamp.kept(in: file) == stamp)
+        BuildStamp.forget(in: file)
+        #expect(BuildStamp.kept(in: file) == nil)
+    }
+
+    @Test("a changed file, a new file, other settings or a rebuilt test executable: another stamp")
+    func changed() throws {
+        let (root, scratch) = try package()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let settings = ["WORKBOOK_ONLY": "Chapter5"]
+        let before = BuildStamp.current(root: root, scratchPath: scratch, settings: settings)
+        #expect(before != BuildStamp.current(root: root, scratchPath: scratch, settings: ["WORKBOOK_ONLY": "Chapter2"]))
+
+        // Same size, new bytes: the modification time tells.
+        try "let y = 2\n".write(to: root.appendingPathComponent("Exercises/Part/File.swift"), atomically: false, encoding: .utf8)
+        let edited = BuildStamp.current(root: root, scratchPath: scratch, settings: settings)
+        #expect(edited != before)
+
+        try "".write(to: root.appendingPathComponent("Tests/Part/New.swift"), atomically: true, encoding: .utf8)
+        let added = BuildStamp.current(root: root, scratchPath: scratch, settings: settings)
+        #expect(added != edited)
+
+        let binary = TestLaunch.testBinary(in: scratch)
+        try FileManager.default.createDirectory(at: binary.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "built".write(to: binary, atomically: true, encoding: .utf8)
+        var rebuilt = BuildStamp.current(root: root, scratchPath: scratch, settings: settings)
+        #expect(rebuilt.inputs == added.inputs && rebuilt != added, "the build's own files are its outputs")
+
+        // Kept after a build, a stamp describes the inputs the build started from.
+        rebuilt.keepInputs(of: before)
+        #expect(rebuilt.inputs == before.inputs && rebuilt != BuildStamp.current(root: root, scratchPath: scratch, settings: settings))
+    }
+}
