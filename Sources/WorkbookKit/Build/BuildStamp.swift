@@ -72,14 +72,11 @@ struct BuildStamp: Sendable, Equatable {
 
     /// `size mtime inode` of the file at `url` (following a link), or `absent`.
     private static func describe(_ url: URL) -> String {
-        var info = stat()
-        guard stat(url.path, &info) == 0 else { return "absent" }
-        #if canImport(Darwin)
-        let modified = "\(info.st_mtimespec.tv_sec).\(info.st_mtimespec.tv_nsec)"
-        #else
-        let modified = "\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
-        #endif
-        return "\(info.st_size) \(modified) \(info.st_ino)"
+        guard let info = try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path) else { return "absent" }
+        let size = (info[.size] as? NSNumber)?.uint64Value ?? 0
+        let modified = (info[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        let inode = (info[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
+        return "\(size) \(modified) \(inode)"
     }
 
     /// The first `name` on `PATH`, as the build would start it.
