@@ -148,4 +148,25 @@ public struct LearnerSession: Sendable {
     public func frozenChanges() -> [String] {
         state.starterCommit.map { Starters(workbook: workbook).frozenChanges(since: $0) } ?? []
     }
+
+    /// Runs `body` with ``frozenChanges()`` asked on a thread beside it (two `git` processes, a
+    /// fifth of a second a check need not wait for), and returns what both found.
+    public func frozenChanges<Result>(during body: () throws -> Result) rethrows -> (result: Result, frozen: [String]) {
+        let found = Locked<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        let session = self
+        Thread {
+            found.set(session.frozenChanges())
+            done.signal()
+        }.start()
+        let result: Result
+        do {
+            result = try body()
+        } catch {
+            done.wait()
+            throw error
+        }
+        done.wait()
+        return (result, found.value)
+    }
 }

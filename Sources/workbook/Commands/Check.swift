@@ -26,8 +26,9 @@ extension Command {
             if arguments.has(.classroom) { return try checkClassroom(workbook, arguments) }
             var session = try LearnerSession(workbook: workbook)
             let items = try workbook.select(arguments.positional)
-            let report = try Terminal.checker(for: workbook).check(items, runs: arguments.count(.runs))
-            let frozen = session.frozenChanges()
+            let (report, frozen) = try session.frozenChanges {
+                try Terminal.checker(for: workbook).check(items, runs: arguments.count(.runs))
+            }
             if !frozen.isEmpty {
                 Terminal.warn(Style.automatic(for: STDERR_FILENO).yellow(Says.frozenFilesChanged(frozen)))
             }
