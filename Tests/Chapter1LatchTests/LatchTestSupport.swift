@@ -52,6 +52,7 @@ func currentThreadID() -> UInt { UInt(bitPattern: Int(bitPattern: pthread_self()
 /// `rounds` times with every thread arriving at once. Each thread has a start signal of its own, so
 /// a fast thread cannot take a slow one's turn.
 ///
+/// `spinning`: the rounds are released by a spinning barrier instead (``spinningRounds(threads:rounds:_:seconds:stopEarly:_:)``).
 /// `stopEarly`, asked after each round with the number of rounds finished, ends the rounds there
 /// when it returns `true` (an answer already shown wrong need not play them all: under the Thread
 /// Sanitizer every racy round costs it a report's work). Returns how many rounds were played, or
@@ -59,12 +60,16 @@ func currentThreadID() -> UInt { UInt(bitPattern: Int(bitPattern: pthread_self()
 /// `seconds`.
 @discardableResult
 func runInRounds(
-    threads: Int = 4, rounds: Int, _ what: String, seconds: Double = 5,
+    threads: Int = 4, rounds: Int, _ what: String, seconds: Double = 5, spinning: Bool = false,
     stopEarly: (@Sendable (_ roundsDone: Int) -> Bool)? = nil,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable (_ thread: Int, _ round: Int) -> Void
 ) -> Int? {
-    switch playRounds(threads: threads, rounds: rounds, what, seconds: AfterATimeOut.bound(seconds), stopEarly: stopEarly, body) {
+    let bound = AfterATimeOut.bound(seconds)
+    let outcome = spinning
+        ? spinningRounds(threads: threads, rounds: rounds, what, seconds: bound, stopEarly: stopEarly, body)
+        : playRounds(threads: threads, rounds: rounds, what, seconds: bound, stopEarly: stopEarly, body)
+    switch outcome {
     case let .played(count):
         return count
     case let .timedOut(problem):
@@ -124,20 +129,30 @@ func playRounds(
 /// ``playRounds(threads:rounds:_:seconds:stopEarly:_:)``, with the rounds released by a spinning barrier, so
 /// that the calls of a round meet within a fraction of a microsecond (see `SpinBarrier`): for a
 /// check made apart from its change, which semaphore-released rounds show in some runs and not in
-/// others. It costs processor time, so only the tests that need the collision use it.
-func spinningRoundsProblem(
+/// others. It costs processor time, so only the tests that need the collision use it. Thread 0
+/// asks `stopEarly` at each barrier, when every thread has finished the rounds before it.
+func spinningRounds(
     threads: Int = 4, rounds: Int, _ what: String, seconds: Double = 5,
+    stopEarly: (@Sendable (_ roundsDone: Int) -> Bool)? = nil,
     _ body: @escaping @Sendable (_ thread: Int, _ round: Int) -> Void
-) -> String? {
+) -> RoundsOutcome {
     let barrier = SpinBarrier(parties: threads)
     let finished = DispatchSemaphore(value: 0)
     let roundsDone = Atomic<Int>(0)
+    let stoppedAfter = Atomic<Int>(-1)
     for index in 0..<threads {
         startThread {
             for round in 0..<rounds where !barrier.stopped {
                 barrier.arriveAndWait(round: round)
+                if index == 0 {
+                    roundsDone.store(round, ordering: .relaxed)
+                    if round > 0, let stopEarly, stopEarly(round) {
+                        stoppedAfter.store(round, ordering: .relaxed)
+                        barrier.stop()
+                    }
+                }
+                if barrier.stopped { break }
                 body(index, round)
-                if index == 0 { roundsDone.store(round + 1, ordering: .relaxed) }
             }
             finished.signal()
         }
@@ -145,9 +160,20 @@ func spinningRoundsProblem(
     let deadline = DispatchTime.now() + seconds
     for _ in 0..<threads where finished.wait(timeout: deadline) == .timedOut {
         barrier.stop()
-        return "\(what) — \(roundsDone.load(ordering: .relaxed)) of \(rounds) rounds finished within \(formatSeconds(seconds)); then a call "
-            + "did not return. Something blocks its caller: a wait nobody signals, or `sync` onto a queue already running."
+        return .timedOut("\(what) — \(roundsDone.load(ordering: .relaxed)) of \(rounds) rounds finished within \(formatSeconds(seconds)); then a call "
+            + "did not return. Something blocks its caller: a wait nobody signals, or `sync` onto a queue already running.")
     }
+    let stopped = stoppedAfter.load(ordering: .relaxed)
+    return .played(stopped >= 0 ? stopped : rounds)
+}
+
+/// ``spinningRounds(threads:rounds:_:seconds:stopEarly:_:)``'s time-out sentence, for a child
+/// process; `nil` when every round finished.
+func spinningRoundsProblem(
+    threads: Int = 4, rounds: Int, _ what: String, seconds: Double = 5,
+    _ body: @escaping @Sendable (_ thread: Int, _ round: Int) -> Void
+) -> String? {
+    if case let .timedOut(problem) = spinningRounds(threads: threads, rounds: rounds, what, seconds: seconds, body) { return problem }
     return nil
 }
 

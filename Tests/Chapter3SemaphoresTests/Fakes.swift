@@ -337,6 +337,11 @@ final class FakeJobs: Books, @unchecked Sendable {
         waitUntil(seconds: seconds) { startOrder.count >= count && running == 0 }
     }
 
+    /// Waits up to `seconds` until exactly `count` jobs are between their start and their `done()`.
+    func waitUntilRunning(_ count: Int, seconds: Double = 2) -> Bool {
+        waitUntil(seconds: seconds) { running == count }
+    }
+
     /// The ids of the jobs in the order they started.
     var started: [Int] { read { startOrder } }
     /// The jobs that started on a thread that called `run(_:)` (see ``CallerThread``).
