@@ -1,4 +1,4 @@
-// near-miss hang: The private queue's block holds the presenter `[weak self]`, so when the presenter is released with modals waiting, the blocks still queued find it gone and drop their modals — they are never shown.
+// near-miss hang: The private queue's block holds the presenter `[weak self]`, so when the presenter is released with modals waiting, the blocks still queued find it gone once the screen is free and drop their modals — they are never shown.
 import Dispatch
 
 
@@ -26,9 +26,12 @@ public final class ModalPresenter {
     }
 
     public func present(_ modal: ModalPresentable) {
-        queue.async { [weak self] in
-            guard let self else { return }
+        queue.async { [weak self, screenIsFree] in
             screenIsFree.wait()
+            guard let self else {
+                screenIsFree.signal()
+                return
+            }
             ui.async { [self, screenIsFree] in
                 modal.dismissAction = { screenIsFree.signal() }
                 self.screen.present(modal)
