@@ -42,19 +42,12 @@ struct Grader: Sendable {
         for report in run.reports {
             if let (item, note) = falseAlarm(report, batch) {
                 if !notes[item.exercise.id, default: []].contains(note) { notes[item.exercise.id, default: []].append(note) }
-            } else if let (item, finding) = raceFinding(report, batch) {
+            } else if let (item, finding) = raceFinding(report, batch)
+                        ?? orderingFinding(report, batch, testNames: run.events.names) {
                 var mine = findings[item.exercise.id, default: []]
                 // TSan reports each pair of stacks once; the same two lines often race from several
                 // pairs of threads. Say it once, and how often.
-                if let index = mine.firstIndex(where: { $0.kind == .race && $0.sameRace(as: finding) }) {
-                    mine[index].absorb(finding)
-                } else {
-                    mine.append(finding)
-                }
-                findings[item.exercise.id] = mine
-            } else if let (item, finding) = orderingFinding(report, batch, testNames: run.events.names) {
-                var mine = findings[item.exercise.id, default: []]
-                if let index = mine.firstIndex(where: { $0.kind == finding.kind && $0.sameRace(as: finding) && $0.test == finding.test }) {
+                if let index = mine.firstIndex(where: { $0.sameRace(as: finding) && $0.test == finding.test }) {
                     mine[index].absorb(finding)
                 } else {
                     mine.append(finding)
