@@ -17,6 +17,7 @@ import Synchronization
 public final class SpinBarrier: Sendable {
     private let parties: Int
     private let arrivals = Atomic<Int>(0)
+    private let awake = Atomic<Int>(0)
     private let gaveUp = Atomic<Bool>(false)
     private let halted = Atomic<Bool>(false)
 
@@ -27,18 +28,36 @@ public final class SpinBarrier: Sendable {
 
     /// Waits until all the parties have arrived for `round` (counted from 0; every thread must
     /// arrive for every round, in order).
+    ///
+    /// Two meetings. At the first, a party may wait long and sleep between looks, and then it wakes
+    /// tens of microseconds after the last one arrived and left. So all meet a second time, each
+    /// spinning without a pause for a short while: every party has just been running, and the last
+    /// to arrive finds the others spinning and leaving with it.
     public func arriveAndWait(round: Int) {
-        arrivals.add(1, ordering: .sequentiallyConsistent)
         let target = parties * (round + 1)
-        let deadline = DispatchTime.now() + 1
-        var spins = 0
-        while arrivals.load(ordering: .sequentiallyConsistent) < target, !gaveUp.load(ordering: .relaxed) {
+        meet(arrivals, target: target, hardSpin: nil)
+        meet(awake, target: target, hardSpin: .microseconds(500))
+    }
+
+    /// Counts this party in `count` and waits until it reaches `target`: at first spinning without
+    /// a pause for up to `hardSpin`, then yielding the processor, then sleeping 20 µs between looks.
+    private func meet(_ count: borrowing Atomic<Int>, target: Int, hardSpin: DispatchTimeInterval?) {
+        count.add(1, ordering: .sequentiallyConsistent)
+        let start = DispatchTime.now()
+        let hardUntil = start + (hardSpin ?? .never)
+        let deadline = start + 1
+        var spins = 0, hard = hardSpin != nil
+        while count.load(ordering: .sequentiallyConsistent) < target, !gaveUp.load(ordering: .relaxed) {
             spins += 1
+            if hard {
+                if spins % 64 == 0, DispatchTime.now() > hardUntil { hard = false; spins = 0 }
+                continue
+            }
             if spins % 1_024 == 0 && DispatchTime.now() > deadline {
                 gaveUp.store(true, ordering: .relaxed)
             }
-            // Spin briefly; then, on a busy machine (fewer free cores than parties), sleep a little
-            // between looks so that the parties still to arrive get a processor.
+            // On a busy machine (fewer free cores than parties), sleep a little between looks so
+            // that the parties still to arrive get a processor.
             if spins < 2_048 { sched_yield() } else { usleep(20) }
         }
     }
@@ -51,6 +70,23 @@ public final class SpinBarrier: Sendable {
 
     /// Whether ``stop()`` was called.
     public var stopped: Bool { halted.load(ordering: .relaxed) }
+}
+
+/// When a thread passed a point, written by that thread and read by another without ordering the
+/// two (a relaxed atomic): to tell afterwards whether two threads let go together really left
+/// together, or one of them waited for a processor.
+public final class TimeMark: Sendable {
+    private let uptime = Atomic<UInt64>(0)
+
+    public init() {}
+
+    /// Records the present moment.
+    public func mark() { uptime.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed) }
+
+    /// Nanoseconds from `other`'s moment to this one (negative when this one came first).
+    public func nanoseconds(from other: TimeMark) -> Int {
+        Int(truncatingIfNeeded: uptime.load(ordering: .relaxed) &- other.uptime.load(ordering: .relaxed))
+    }
 }
 
 /// Lets one test thread wait until another has done its part without ordering the two for the
