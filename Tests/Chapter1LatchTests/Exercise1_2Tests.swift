@@ -71,34 +71,51 @@ struct Exercise1_2Tests {
         #expect(results.all == [false], "half of 4 000 calls, from four threads, passed false; whenZero got \(results.all)")
     }
 
-    @Test("1 000 latches of 4, each called by four threads at the same moment: every whenZero gets the right Bool, once", .runsAlone)
+    @Test("latches called by two threads, then by four, at the same moment: every whenZero gets the right Bool, once", .runsAlone)
     func rightAnswerWhenTheLastCallsCollide() {
-        let rounds = 1_000
-        let got = Tally<(round: Int, allFinished: Bool)>()
-        guard let latches = bounded("making 1 000 latches", {
-            Unchecked(keepAlive((0..<rounds).map { round in
-                makeLatch(count: 4) { (allFinished: Bool) in got.append((round, allFinished)) }
-            }))
-        }) else { return }
-
-        // In even rounds one thread (a different one each time) passes false; odd rounds are all true.
-        guard runInRounds(rounds: rounds, "four threads calling 1 000 latches, one round per latch", seconds: 3, { thread, round in
-            latches.value[round](!(round % 2 == 0 && thread == (round / 2) % 4))
-        }) != nil else { return }
-        var answers = [[Bool]](repeating: [], count: rounds)
-        for (round, allFinished) in got.all { answers[round].append(allFinished) }
-        let off = answers.indices.filter { answers[$0] != [$0 % 2 != 0] }
-        if let first = off.first {
-            let passed = first % 2 == 0 ? "where one thread passed false" : "where all four passed true"
-            let got = answers[first].count == 1
-                ? "whenZero got \(answers[first][0]) instead of \(first % 2 != 0)"
-                : "whenZero ran \(answers[first].count) times (it got \(answers[first])) instead of once"
-            Issue.record("""
-                In \(off.count) of 1 000 rounds — each a new latch of 4 that four threads called at the same moment — \
-                \(got) (e.g. in a round \(passed)). Record each call's Bool, lower the count and decide "this call \
-                reached zero" all in one critical section.
-                """)
+        // As 1.1's collision test: the two calls that decide the answer must meet on the answer's
+        // own queue, in two kinds of rounds (`CollisionPhase`); the second only if the first
+        // showed nothing.
+        for phase in CollisionPhase.allCases {
+            guard let shown = collide(phase) else { return }  // a time-out, recorded
+            if shown { return }
         }
+    }
+
+    /// Plays one kind of rounds: a latch of `threads` per round, called once by every thread at the
+    /// same moment. In even rounds one thread (a different one each time) passes false; odd rounds
+    /// are all true. Returns whether a wrong answer was shown (and recorded), or `nil` after a
+    /// recorded time-out.
+    private func collide(_ phase: CollisionPhase) -> Bool? {
+        let rounds = phase.rounds(fours: 1_000), threads = phase.threads
+        let got = Tally<(round: Int, allFinished: Bool)>()
+        let what = phase.what(rounds: rounds, "latches of \(threads)")
+        guard let latches = bounded("making the latches of \(what)", {
+            Unchecked(keepAlive((0..<rounds).map { round in
+                makeLatch(count: threads) { (allFinished: Bool) in got.append((round, allFinished)) }
+            }))
+        }) else { return nil }
+
+        // Every round's whenZero runs once, before the call that reached zero returns. A count of
+        // answers that shows otherwise stops the rounds there; the answers are read after.
+        guard let played = runInRounds(threads: threads, rounds: rounds, what, seconds: 10, spinning: phase.spinning,
+                                       meetings: phase.meetings, stopEarly: { done in phase.wrongCount(got.count, done) }, { thread, round in
+            latches.value[round](!(round % 2 == 0 && thread == (round / 2) % threads))
+        }) else { return nil }
+        var answers = [[Bool]](repeating: [], count: played)
+        for (round, allFinished) in got.all where round < played { answers[round].append(allFinished) }
+        let off = answers.indices.filter { answers[$0] != [$0 % 2 != 0] }
+        guard let first = off.first else { return false }
+        let passed = first % 2 == 0 ? "where one thread passed false" : "where all \(threads) passed true"
+        let wrong = answers[first].count == 1
+            ? "whenZero got \(answers[first][0]) instead of \(first % 2 != 0)"
+            : "whenZero ran \(answers[first].count) times (it got \(answers[first])) instead of once"
+        Issue.record("""
+            In \(off.count) of \(played) rounds — each a new latch of \(threads) that \(threads) threads called at the same moment — \
+            \(wrong) (e.g. in a round \(passed)). Record each call's Bool, lower the count and decide "this call \
+            reached zero" all in one critical section.
+            """)
+        return true
     }
 
     @Test("whenZero runs on the thread that makes the last call, before that call returns")

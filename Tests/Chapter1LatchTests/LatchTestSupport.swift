@@ -52,7 +52,8 @@ func currentThreadID() -> UInt { UInt(bitPattern: Int(bitPattern: pthread_self()
 /// `rounds` times with every thread arriving at once. Each thread has a start signal of its own, so
 /// a fast thread cannot take a slow one's turn.
 ///
-/// `spinning`: the rounds are released by a spinning barrier instead (``spinningRounds(threads:rounds:_:seconds:stopEarly:_:)``).
+/// `spinning`: the rounds are released by a spinning barrier instead, and end after `meetings`
+/// rounds whose threads began together when it is given (``spinningRounds(threads:rounds:meetings:_:seconds:stopEarly:_:)``).
 /// `stopEarly`, asked after each round with the number of rounds finished, ends the rounds there
 /// when it returns `true` (an answer already shown wrong need not play them all: under the Thread
 /// Sanitizer every racy round costs it a report's work). Returns how many rounds were played, or
@@ -60,14 +61,14 @@ func currentThreadID() -> UInt { UInt(bitPattern: Int(bitPattern: pthread_self()
 /// `seconds`.
 @discardableResult
 func runInRounds(
-    threads: Int = 4, rounds: Int, _ what: String, seconds: Double = 5, spinning: Bool = false,
+    threads: Int = 4, rounds: Int, _ what: String, seconds: Double = 5, spinning: Bool = false, meetings: Int? = nil,
     stopEarly: (@Sendable (_ roundsDone: Int) -> Bool)? = nil,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable (_ thread: Int, _ round: Int) -> Void
 ) -> Int? {
     let bound = AfterATimeOut.bound(seconds)
     let outcome = spinning
-        ? spinningRounds(threads: threads, rounds: rounds, what, seconds: bound, stopEarly: stopEarly, body)
+        ? spinningRounds(threads: threads, rounds: rounds, meetings: meetings, what, seconds: bound, stopEarly: stopEarly, body)
         : playRounds(threads: threads, rounds: rounds, what, seconds: bound, stopEarly: stopEarly, body)
     switch outcome {
     case let .played(count):
@@ -76,6 +77,45 @@ func runInRounds(
         recordTimeout(problem, sourceLocation: sourceLocation)
         return nil
     }
+}
+
+/// The two kinds of rounds of the collision tests of 1.1 and 1.2, whose wrong answers show only
+/// when the last two calls of a latch meet between the answer's own steps, on its own queue, which
+/// no test can hold (Exercises/MEASUREMENTS.md, M19, M20).
+enum CollisionPhase: CaseIterable {
+    /// Two threads let go by a spinning barrier: on two idle cores they meet at once. Beside busy
+    /// processes one of them often waits for a core, so only the rounds whose two calls began
+    /// within a microsecond count, up to `meetings` of them.
+    case spinningPairs
+    /// Four threads woken by semaphores each round: more calls for every latch, which held beside
+    /// other busy processes when the pairs did not meet.
+    case wokenFours
+
+    var threads: Int { self == .spinningPairs ? 2 : 4 }
+    var spinning: Bool { self == .spinningPairs }
+    /// How many rounds whose calls met end the spinning pairs.
+    var meetings: Int? { spinning ? 4_000 : nil }
+
+    /// The most rounds this kind plays: a latch each.
+    func rounds(fours: Int) -> Int { spinning ? 12_000 : fours }
+
+    /// "two threads calling up to 12 000 latches, one round per latch", for time-outs.
+    func what(rounds: Int, _ things: String) -> String {
+        "\(spinning ? "two" : "four") threads calling \(spinning ? "up to " : "")\(spacedThousands(rounds)) \(things), one round per latch"
+    }
+
+    /// Whether `fired` runs of `whenZero` after `roundsDone` rounds show a wrong answer: with
+    /// semaphore rounds every round is over, so any other count; with spinning rounds the other
+    /// thread may still be in the last round (``spinningRounds(threads:rounds:meetings:_:seconds:stopEarly:_:)``),
+    /// whose run may be missing yet.
+    func wrongCount(_ fired: Int, _ roundsDone: Int) -> Bool {
+        spinning ? fired > roundsDone || fired < roundsDone - 1 : fired != roundsDone
+    }
+}
+
+/// 12000 as "12 000", the way the tests' messages write numbers.
+func spacedThousands(_ number: Int) -> String {
+    number < 1_000 ? "\(number)" : String(format: "%d %03d", number / 1_000, number % 1_000)
 }
 
 /// How ``playRounds(threads:rounds:_:seconds:stopEarly:_:)`` ended.
@@ -129,30 +169,47 @@ func playRounds(
 /// ``playRounds(threads:rounds:_:seconds:stopEarly:_:)``, with the rounds released by a spinning barrier, so
 /// that the calls of a round meet within a fraction of a microsecond (see `SpinBarrier`): for a
 /// check made apart from its change, which semaphore-released rounds show in some runs and not in
-/// others. It costs processor time, so only the tests that need the collision use it. Thread 0
-/// asks `stopEarly` at each barrier, when every thread has finished the rounds before it.
+/// others. It costs processor time, so only the tests that need the collision use it.
+///
+/// Thread 0 asks `stopEarly` after each of its own rounds, with the number of rounds it has
+/// finished: the other threads have finished all but the last of those, and may still be in it.
+/// (Asking before its round, at the barrier, would start thread 0 late: the calls would not meet.)
+///
+/// `meetings`: the rounds end once that many of them began with every thread within a microsecond
+/// of the others, or once `seconds` / 3 have gone by (`rounds` is then the most it plays). On a
+/// machine busy with other processes a thread often waits for a core and leaves the barrier late,
+/// and such a round shows nothing; on one whose cores are all busy, few rounds meet at all, and the
+/// rounds must still end well within their bound.
 func spinningRounds(
-    threads: Int = 4, rounds: Int, _ what: String, seconds: Double = 5,
+    threads: Int = 4, rounds: Int, meetings: Int? = nil, _ what: String, seconds: Double = 5,
     stopEarly: (@Sendable (_ roundsDone: Int) -> Bool)? = nil,
     _ body: @escaping @Sendable (_ thread: Int, _ round: Int) -> Void
 ) -> RoundsOutcome {
     let barrier = SpinBarrier(parties: threads)
+    // When each thread began each round, in two slots by the round's parity: thread 0 reads round
+    // r's marks while the others may already be writing round r + 1's.
+    let began = (0..<2).map { _ in (0..<threads).map { _ in TimeMark() } }
     let finished = DispatchSemaphore(value: 0)
     let roundsDone = Atomic<Int>(0)
     let stoppedAfter = Atomic<Int>(-1)
+    let endOfPlay = DispatchTime.now() + (meetings == nil ? .never : .milliseconds(Int(seconds * 1_000 / 3)))
     for index in 0..<threads {
         startThread {
+            var met = 0  // thread 0's count of the rounds whose threads began together
             for round in 0..<rounds where !barrier.stopped {
                 barrier.arriveAndWait(round: round)
-                if index == 0 {
-                    roundsDone.store(round, ordering: .relaxed)
-                    if round > 0, let stopEarly, stopEarly(round) {
-                        stoppedAfter.store(round, ordering: .relaxed)
-                        barrier.stop()
-                    }
-                }
                 if barrier.stopped { break }
+                began[round % 2][index].mark()
                 body(index, round)
+                guard index == 0 else { continue }
+                roundsDone.store(round + 1, ordering: .relaxed)
+                // A thread not yet past its mark leaves an older one: the round does not count.
+                let marks = began[round % 2]
+                if marks.allSatisfy({ $0.nanoseconds(from: marks[0]).magnitude < 1_000 }) { met += 1 }
+                if (stopEarly?(round + 1) ?? false) || met == meetings || DispatchTime.now() > endOfPlay {
+                    stoppedAfter.store(round + 1, ordering: .relaxed)
+                    barrier.stop()
+                }
             }
             finished.signal()
         }
@@ -167,7 +224,7 @@ func spinningRounds(
     return .played(stopped >= 0 ? stopped : rounds)
 }
 
-/// ``spinningRounds(threads:rounds:_:seconds:stopEarly:_:)``'s time-out sentence, for a child
+/// ``spinningRounds(threads:rounds:meetings:_:seconds:stopEarly:_:)``'s time-out sentence, for a child
 /// process; `nil` when every round finished.
 func spinningRoundsProblem(
     threads: Int = 4, rounds: Int, _ what: String, seconds: Double = 5,

@@ -36,7 +36,7 @@ public final class SpinBarrier: Sendable {
     public func arriveAndWait(round: Int) {
         let target = parties * (round + 1)
         meet(arrivals, target: target, hardSpin: nil)
-        meet(awake, target: target, hardSpin: .microseconds(500))
+        meet(awake, target: target, hardSpin: .microseconds(200))
     }
 
     /// Counts this party in `count` and waits until it reaches `target`: at first spinning without
