@@ -191,14 +191,17 @@ func spinningRounds(
     let began = (0..<2).map { _ in (0..<threads).map { _ in TimeMark() } }
     let finished = DispatchSemaphore(value: 0)
     let roundsDone = Atomic<Int>(0)
-    let stoppedAfter = Atomic<Int>(-1)
+    // The rounds thread 0 played when it stopped them: every thread plays those to the end, even
+    // one that leaves the barrier only after thread 0 has finished its last round. (Relaxed, as
+    // everything here: an ordering would hide from TSan what the calls of a round do.)
+    let stoppedAfter = Atomic<Int>(.max)
     let endOfPlay = DispatchTime.now() + (meetings == nil ? .never : .milliseconds(Int(seconds * 1_000 / 3)))
     for index in 0..<threads {
         startThread {
             var met = 0  // thread 0's count of the rounds whose threads began together
             for round in 0..<rounds where !barrier.stopped {
                 barrier.arriveAndWait(round: round)
-                if barrier.stopped { break }
+                if round >= stoppedAfter.load(ordering: .relaxed) { break }
                 began[round % 2][index].mark()
                 body(index, round)
                 guard index == 0 else { continue }
@@ -220,8 +223,7 @@ func spinningRounds(
         return .timedOut("\(what) — \(roundsDone.load(ordering: .relaxed)) of \(rounds) rounds finished within \(formatSeconds(seconds)); then a call "
             + "did not return. Something blocks its caller: a wait nobody signals, or `sync` onto a queue already running.")
     }
-    let stopped = stoppedAfter.load(ordering: .relaxed)
-    return .played(stopped >= 0 ? stopped : rounds)
+    return .played(min(stoppedAfter.load(ordering: .relaxed), rounds))
 }
 
 /// ``spinningRounds(threads:rounds:meetings:_:seconds:stopEarly:_:)``'s time-out sentence, for a child
