@@ -186,8 +186,8 @@ func spinningRounds(
     _ body: @escaping @Sendable (_ thread: Int, _ round: Int) -> Void
 ) -> RoundsOutcome {
     let barrier = SpinBarrier(parties: threads)
-    // When each thread began each round, in two slots by the round's parity: thread 0 reads round
-    // r's marks while the others may already be writing round r + 1's.
+    // When each thread began each round, in two slots by the round's parity: a thread not yet past
+    // its mark for round r, when thread 0 reads them, still holds round r − 2's, which never meets.
     let began = (0..<2).map { _ in (0..<threads).map { _ in TimeMark() } }
     let finished = DispatchSemaphore(value: 0)
     let roundsDone = Atomic<Int>(0)
