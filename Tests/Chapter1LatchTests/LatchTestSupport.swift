@@ -186,9 +186,10 @@ func spinningRounds(
     _ body: @escaping @Sendable (_ thread: Int, _ round: Int) -> Void
 ) -> RoundsOutcome {
     let barrier = SpinBarrier(parties: threads)
-    // When each thread began each round, in two slots by the round's parity: a thread not yet past
-    // its mark for round r, when thread 0 reads them, still holds round r − 2's, which never meets.
-    let began = (0..<2).map { _ in (0..<threads).map { _ in TimeMark() } }
+    // When each thread began its latest round. Thread 0 reads them after its round r, before any
+    // thread can begin round r + 1; one not yet past its mark still holds round r − 1's, which
+    // never meets the others'.
+    let began = (0..<threads).map { _ in TimeMark() }
     let finished = DispatchSemaphore(value: 0)
     let roundsDone = Atomic<Int>(0)
     // The rounds thread 0 played when it stopped them: every thread plays those to the end, even
@@ -202,13 +203,11 @@ func spinningRounds(
             for round in 0..<rounds where !barrier.stopped {
                 barrier.arriveAndWait(round: round)
                 if round >= stoppedAfter.load(ordering: .relaxed) { break }
-                began[round % 2][index].mark()
+                began[index].mark()
                 body(index, round)
                 guard index == 0 else { continue }
                 roundsDone.store(round + 1, ordering: .relaxed)
-                // A thread not yet past its mark leaves an older one: the round does not count.
-                let marks = began[round % 2]
-                if marks.allSatisfy({ $0.nanoseconds(from: marks[0]).magnitude < 1_000 }) { met += 1 }
+                if TimeMark.together(began) { met += 1 }
                 if (stopEarly?(round + 1) ?? false) || met == meetings || DispatchTime.now() > endOfPlay {
                     stoppedAfter.store(round + 1, ordering: .relaxed)
                     barrier.stop()

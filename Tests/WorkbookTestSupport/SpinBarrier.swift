@@ -87,6 +87,12 @@ public final class TimeMark: Sendable {
     public func nanoseconds(from other: TimeMark) -> Int {
         Int(truncatingIfNeeded: uptime.load(ordering: .relaxed) &- other.uptime.load(ordering: .relaxed))
     }
+
+    /// Whether every mark is within a microsecond of the first: threads that began a round that
+    /// close together really met in it (Exercises/MEASUREMENTS.md, M20).
+    public static func together(_ marks: [TimeMark]) -> Bool {
+        marks.allSatisfy { $0.nanoseconds(from: marks[0]).magnitude < 1_000 }
+    }
 }
 
 /// Lets one test thread wait until another has done its part without ordering the two for the
