@@ -1,4 +1,4 @@
-// swift-tools-version:6.2
+// swift-tools-version:6.3
 //
 // Dispatch Workbook — Grand Central Dispatch exercises graded under the Thread Sanitizer.
 //
@@ -91,10 +91,25 @@ let selectedChapters = chapters.filter { chapter in
     return only.contains(chapter.shortName) || only.contains(chapter.name)
 }.map(\.name)
 
-// Chapter code and its tests always run under the Thread Sanitizer, so that a plain
-// `swift test --filter Chapter1` grades races too. The workbook tool itself is not instrumented.
+// On Linux, chapter code and its tests always run under the Thread Sanitizer, so that a plain
+// `swift test --filter Chapter1` grades races too: the tests are an executable, into which TSan's
+// runtime is linked statically. The workbook tool itself is not instrumented.
+//
+// On macOS the tests are a bundle that SwiftPM's runner (`swiftpm-testing-helper`) loads with
+// `dlopen`, and TSan's runtime there is a dylib that must be in the process from its launch: loaded
+// later, with the bundle, it aborts ("Interceptors are not working. This may be because
+// ThreadSanitizer is loaded too late (e.g. via dlopen)", compiler-rt `sanitizer_mac.cpp`,
+// `VerifyInterceptorsWorking`). `swift test --sanitize=thread` inserts it at launch
+// (`DYLD_INSERT_LIBRARIES`, SwiftPM `TestingSupport.swift`), and Xcode's Thread Sanitizer checkbox
+// does the same, so on macOS this file adds nothing: the suites then run as they are and say, once per
+// suite, to run `swift test --sanitize=thread --filter ChapterN` when TSan is not in the process.
+#if os(macOS)
+let tsanCompile: [SwiftSetting] = []
+let tsanLink: [LinkerSetting] = []
+#else
 let tsanCompile: [SwiftSetting] = [.unsafeFlags(["-sanitize=thread"])]
 let tsanLink: [LinkerSetting] = [.unsafeFlags(["-sanitize=thread"])]
+#endif
 
 /// The targets of the engine: the `workbook` tool, its kit and their tests.
 let engineTargets: Set<String> = ["WorkbookKit", "workbook", "WorkbookKitTests", "WorkbookCLITests"]

@@ -106,6 +106,8 @@ public struct Layout: Sendable, Equatable {
         case selftestClassroom = "selftest-classroom"
         /// The teacher's batch: a package copy and a build per job.
         case grade
+        /// `workbook doctor`: its probe package and that package's build.
+        case doctor
     }
 
     // MARK: Resolving

@@ -72,7 +72,8 @@ struct CommandLineTests {
     func toolchainFloor() throws {
         let old = Toolchain(version: .init(6, 1))
         let check = try #require(Command.named("check")), lesson = try #require(Command.named("lesson"))
-        #expect(toolchainProblem(for: check, toolchain: old)?.contains("Swift 6.2 or later") == true)
+        #expect(toolchainProblem(for: check, toolchain: old)?.contains("Swift \(Toolchain.floor) or later") == true)
+        #expect(toolchainProblem(for: check, toolchain: Toolchain(version: .init(6, 2))) != nil, "6.2's Swift Testing takes no capture list in an exit test")
         #expect(toolchainProblem(for: lesson, toolchain: old) == nil, "reading a lesson needs no compiler")
         #expect(toolchainProblem(for: check, toolchain: Toolchain(version: Toolchain.floor)) == nil)
         #expect(toolchainProblem(for: check, toolchain: nil) == nil, "a version that cannot be read is left to SwiftPM to judge")

@@ -75,7 +75,8 @@ struct InvocationTests {
                                   "--event-stream-version", "6.3", "--filter", "A(/|$)", "--filter", "B(/|$)"])
         #expect(run.events.path == "/tmp/run-1/events.jsonl")
         let options = run.environment["TSAN_OPTIONS"] ?? ""
-        #expect(options.contains("log_path=/tmp/run-1/tsan") && options.contains("halt_on_error=0"))
+        #expect(options.contains("log_path=\"/tmp/run-1/tsan\"") && options.contains("halt_on_error=0"))
+        #expect(!options.contains("strip_env"), "on Linux the runtime is linked into every test process, children too")
         #expect(run.environment["SWIFT_BACKTRACE"] == "enable=no" && run.environment["WORKBOOK_GRADER"] == "1")
         #expect(run.environment["WORKBOOK_TESTS_AT_ONCE"] == "3", "the process's share of the tests that may run at once")
         #expect(run.environment[BuildSettings.only] == nil, "a test executable needs no build settings")
@@ -84,9 +85,9 @@ struct InvocationTests {
     @Test("`swift test --skip-build` (Darwin): the build's settings too, and the event-stream version of an older toolchain")
     func swiftTest() {
         let run = process(.swiftTest, toolchain: .init(6, 2)).invocation(filters: ["A(/|$)"], testsAtOnce: 1, in: folder)
-        #expect(run.executable == "swift" && run.arguments.starts(with: ["test", "--skip-build"]))
+        #expect(run.executable.hasSuffix("swift") && run.arguments.starts(with: ["test", "--skip-build"]))
         #expect(run.arguments.contains("0"), "Swift 6.2's SwiftPM takes a whole number")
         #expect(run.environment[BuildSettings.only] == "Chapter1" && run.environment[BuildSettings.engine] == BuildSettings.none)
-        #expect(run.environment["TSAN_OPTIONS"]?.contains("log_path=/tmp/run-1/tsan") == true)
+        #expect(run.environment["TSAN_OPTIONS"]?.contains("log_path=\"/tmp/run-1/tsan\"") == true)
     }
 }

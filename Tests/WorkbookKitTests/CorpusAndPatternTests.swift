@@ -252,7 +252,7 @@ struct TestLaunchTests {
         let launch = TestLaunch(method: .swiftTest, packageRoot: root, scratchPath: scratch, sources: .solutions,
                                 only: ["Chapter1", "Chapter5"])
         let command = launch.command(["--filter", "X"])
-        #expect(command.executable == "swift")
+        #expect(command.executable == Platform.host.swiftExecutable)
         #expect(command.arguments == ["test", "--skip-build", "--disable-xctest", "--sanitize=thread",
                                       "--package-path", "/p", "--scratch-path", "/p/.build-check", "--filter", "X"])
         #expect(command.environment == ["WORKBOOK_SOURCES": "solutions", "WORKBOOK_ONLY": "Chapter1,Chapter5", "WORKBOOK_EXCLUDE": "",

@@ -38,7 +38,7 @@ struct PlatformSeamTests {
     func belowFloor() throws {
         let old = try #require(Toolchain(versionOutput: "swift-driver version: 1.115 Apple Swift version 6.1.2 (swiftlang-6.1.2.1.2 clang-1700.0.13.5)"))
         let problem = try #require(old.floorProblem)
-        #expect(problem.contains("Swift 6.2 or later") && problem.contains("Swift 6.1") && problem.contains("Xcode 26"))
+        #expect(problem.contains("Swift 6.3 or later") && problem.contains("Swift 6.1") && problem.contains("Xcode 26.4"))
         #expect(!problem.dropLast().contains(". ") && !problem.contains("\n") && problem.hasSuffix("."), "one sentence: \(problem)")
         #expect(Toolchain(version: Toolchain.floor).floorProblem == nil)
         #expect(Toolchain(version: .init(7, 0)).floorProblem == nil)
@@ -87,7 +87,7 @@ struct SanitizerSettingsTests {
         let folder = URL(fileURLWithPath: "/tmp/run")
         let options = LaunchedTestProcess(launch: launch).sanitizerEnvironment(logFolder: folder)["TSAN_OPTIONS"] ?? ""
         #expect(options.contains(SanitizerSettings.options))
-        #expect(options.contains("suppressions=/tmp/run/tsan-suppressions.txt"))
-        #expect(SanitizerSettings.suppressionsFile == "race_top:interceptor_free$\nrace_top:wrap_free$\n")
+        #expect(options.contains("suppressions=\"/tmp/run/tsan-suppressions.txt\""))
+        #expect(SanitizerSettings.suppressionsFile == "race_top:interceptor_free$\nrace_top:wrap_free$\nrace_top:__sanitizer_mz_free$\n")
     }
 }

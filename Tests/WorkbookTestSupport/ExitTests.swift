@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WorkbookSanitizerReports
 import WorkbookWire
 
 // Helpers for tests whose code may trap or hang: they run it in the child process of an exit test,
@@ -105,6 +106,10 @@ public func judgeChild(
             """), sourceLocation: sourceLocation)
         return
     }
+    if String(decoding: result.standardErrorContent, as: UTF8.self).contains(ChildSanitizer.loadedTooLate) {
+        Issue.record(Comment(rawValue: ChildSanitizer.childLoadedTooLate(what)), sourceLocation: sourceLocation)
+        return
+    }
     let trapLine = String(decoding: result.standardErrorContent, as: UTF8.self)
         .split(separator: "\n").last { $0.contains("dispatch") || $0.contains("Fatal error") }
         .map { " The child said: \"\($0)\"." } ?? ""
@@ -155,15 +160,17 @@ func raceReport(in standardError: [UInt8]) -> String? {
     return kept.joined(separator: "\n")
 }
 
-/// Makes exit-test children end at once; ``GradedUnderTSan`` evaluates it before the first test.
+/// Makes exit-test children start with TSan as this process runs it, and end at once;
+/// ``GradedUnderTSan`` evaluates it before the first test.
 ///
-/// At exit, the Thread Sanitizer sleeps `atexit_sleep_ms` (1000 unless set) in a process with more
-/// than one thread (compiler-rt: tsan_flags.inc, tsan_rtl.cpp) — so under plain `swift test` (the chapters are built with TSan) every exit
-/// test cost a second more. Children inherit this process's environment, so setting the option here
-/// speeds up every child started afterwards. (`workbook check` sets it itself.)
+/// Children inherit this process's environment as it is when each exit test starts (see
+/// `ChildSanitizer`), so setting it here reaches every child started afterwards: no second of
+/// TSan's exit sleep in each (so under plain `swift test` every exit test cost a second more), and on
+/// macOS the runtime's dylib inserted into each child at its launch, as `swift test --sanitize=thread`
+/// inserted it into this one. (`workbook check` sets the same itself.)
 let quickChildExits: Void = {
-    let options = ProcessInfo.processInfo.environment["TSAN_OPTIONS"] ?? ""
-    if !options.contains("atexit_sleep_ms") {
-        setenv("TSAN_OPTIONS", options.isEmpty ? "atexit_sleep_ms=0" : options + " atexit_sleep_ms=0", 1)
+    let runtime = workbook_thread_sanitizer_runtime_path().map { String(cString: $0) }
+    for (name, value) in ChildSanitizer.childEnvironment(ProcessInfo.processInfo.environment, runtimePath: runtime) {
+        setenv(name, value, 1)
     }
 }()

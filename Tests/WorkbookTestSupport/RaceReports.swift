@@ -87,6 +87,7 @@ public struct GradedUnderTSan: SuiteTrait, TestTrait, TestScoping {
         let alone = test.traits.contains { $0 is RunsAlone }
         await TestsAtOnce.shared.acquire(alone: alone)
         quickChildExits
+        WithoutTheSanitizer.sayOnce(for: test)
         // A report that arrived between tests is shown, and belongs to no test.
         _ = reports?.passOn()
         do {
@@ -112,4 +113,29 @@ public struct GradedUnderTSan: SuiteTrait, TestTrait, TestScoping {
 extension Trait where Self == GradedUnderTSan {
     /// One test at a time, and a report of the Thread Sanitizer fails the test it happened in.
     public static var gradedUnderTSan: GradedUnderTSan { GradedUnderTSan() }
+}
+
+/// What the suites say when the Thread Sanitizer is not in the test process: on macOS, a plain
+/// `swift test` (the tests are a bundle, and TSan there works only when inserted at the runner's
+/// launch — `swift test --sanitize=thread` does that; see Package.swift). The tests still run and
+/// still judge results, hangs and crashes; a race would pass unseen, so each suite fails once and
+/// says how to grade races.
+enum WithoutTheSanitizer {
+    static let loaded = workbook_thread_sanitizer_is_loaded() != 0
+
+    /// Records the sentence in the first test case of each suite to run, when TSan is absent.
+    static func sayOnce(for test: Test) {
+        guard !loaded else { return }
+        let suite = ([test.id.moduleName] + test.id.nameComponents.dropLast()).joined(separator: ".")
+        guard told.insert(suite) else { return }
+        Issue.record(Comment(rawValue: SanitizerAbsent.sentence(testModule: test.id.moduleName)), sourceLocation: test.sourceLocation)
+    }
+
+    private static let told = Told()
+
+    private final class Told: @unchecked Sendable {
+        private let lock = NSLock()
+        private var suites: Set<String> = []
+        func insert(_ suite: String) -> Bool { lock.withLock { suites.insert(suite).inserted } }
+    }
 }

@@ -26,7 +26,9 @@ struct BuildStamp: Sendable, Equatable {
     /// `scratchPath`, as the files are now.
     static func current(root: URL, scratchPath: URL, settings: [String: String]) -> BuildStamp {
         var inputs = settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        inputs.append("swift " + (executable(named: "swift").map(describe) ?? "not found"))
+        // The toolchain's own `swift` (not an `xcrun` shim) and what it says it is.
+        let swift = Platform.host.swiftExecutable
+        inputs.append("swift \(swift) " + describe(URL(fileURLWithPath: swift)) + " " + (Toolchain.current.map { "\($0.version)" } ?? "unknown"))
         let manager = FileManager.default
         for top in [Layout.packageManifest] + Layout.buildInputs {
             let url = root.appendingPathComponent(top)
@@ -39,7 +41,7 @@ struct BuildStamp: Sendable, Equatable {
             }
         }
         let outputs = ["build.db " + describe(scratchPath.appendingPathComponent("build.db")),
-                       "tests " + describe(TestLaunch.testBinary(in: scratchPath))]
+                       "tests " + describe(Platform.host.testProduct(in: scratchPath))]
         return BuildStamp(inputs: inputs, outputs: outputs)
     }
 
@@ -77,12 +79,5 @@ struct BuildStamp: Sendable, Equatable {
         let modified = (info[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         let inode = (info[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
         return "\(size) \(modified) \(inode)"
-    }
-
-    /// The first `name` on `PATH`, as the build would start it.
-    private static func executable(named name: String) -> URL? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        return path.split(separator: ":").lazy.map { URL(fileURLWithPath: String($0)).appendingPathComponent(name) }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 }

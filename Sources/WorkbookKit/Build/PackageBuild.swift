@@ -48,7 +48,7 @@ struct SwiftPMBuild: PackageBuild {
             }
         }
         return try ChildProcess.run(
-            "swift",
+            settings.swift,
             ["build", "--build-tests", "--sanitize=thread",
              "--package-path", builder.workbook.root.path, "--scratch-path", builder.scratchPath.path],
             environment: settings.buildEnvironment, timeLimit: 1_800,

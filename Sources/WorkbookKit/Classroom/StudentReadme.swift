@@ -37,7 +37,7 @@ enum StudentReadme {
         ## What to do
 
         You need Swift \(Toolchain.floor) or later with the Thread Sanitizer: on Linux a toolchain from
-        swift.org, on macOS Xcode 26 or later.
+        swift.org, on macOS Xcode \(Toolchain.floorXcode) or later.
 
         ```sh
         \(tool)                       # what is assigned, what is done, what to do next

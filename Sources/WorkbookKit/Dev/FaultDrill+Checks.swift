@@ -52,11 +52,12 @@ extension FaultDrill {
     }
 
 
-    /// Ctrl-C during `check`: starts `workbook check` on the copy, presses Ctrl-C (SIGINT) once its
-    /// test binary runs, and demands exit status 130, no test process left behind, and a state file
-    /// that still reads.
-    func interrupt(_ executable: URL, copy: URL) -> Outcome {
-        let fault = "Ctrl-C during check: children ended, no orphans, state intact"
+    /// Ctrl-C during `check`: starts `workbook check` on the copy with the tests started by
+    /// `launch`, presses Ctrl-C (SIGINT) once the test runner runs, and demands exit status 130, no
+    /// test process left behind, and a state file that still reads.
+    func interrupt(_ executable: URL, copy: URL, launch: TestLaunch.Method) -> Outcome {
+        let through = launch == .swiftTest ? "`swift test`" : "the test executable"
+        let fault = "Ctrl-C during check, tests through \(through): children ended, no orphans, state intact"
         func outcome(_ actual: String) -> Outcome {
             Outcome(fault: fault, expected: "exit 130", actual: actual, held: actual == "exit 130")
         }
@@ -71,16 +72,19 @@ extension FaultDrill {
         environment["WORKBOOK_ROOT"] = copy.path
         environment["WORKBOOK_CHECK_SCRATCH"] = scratch.path
         environment["NO_COLOR"] = "1"
+        environment[TestLaunch.methodVariable] = launch.rawValue
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         do { try process.run() } catch { return outcome("could not start workbook: \(error)") }
 
+        // The runner is the process that names the build and was told which testing library to run
+        // (the test executable, or `swift test`'s runner) — not the compiler or linker of a build.
         let started = Date()
-        while platform.processes(mentioning: build).isEmpty {
+        while !platform.processes(mentioning: build).contains(where: { platform.commandLine(of: $0).contains(TestLaunch.swiftTestingOnly[0]) }) {
             guard process.isRunning, Date().timeIntervalSince(started) < 120 else {
                 process.terminate()
-                return outcome("the test binary never started")
+                return outcome("the test runner never started")
             }
             usleep(50_000)
         }
@@ -99,5 +103,22 @@ extension FaultDrill {
             return outcome("the state file no longer reads: \(error)")
         }
         return outcome("exit \(process.terminationStatus)")
+    }
+}
+
+extension FaultDrill {
+    /// `workbook doctor` on this machine, through this platform's paths: every line ✔, or — for a
+    /// line marked – (no gdb, say) — skipped, never passed.
+    func doctor() -> [Outcome] {
+        progress("Fault drill: `workbook doctor`…")
+        let report = Doctor.check(platform: platform, folder: workbook.layout.url(Layout.scratch(.doctor)))
+        return report.lines.map { line in
+            let fault = "doctor: \(line.title)"
+            switch line.status {
+            case .passed: return Outcome(fault: fault, expected: "✔", actual: "✔ \(line.detail)", held: true)
+            case .limited: return .skipped(fault, expected: "✔", because: line.detail)
+            case .failed: return Outcome(fault: fault, expected: "✔", actual: "✘ \(line.detail)", held: false)
+            }
+        }
     }
 }

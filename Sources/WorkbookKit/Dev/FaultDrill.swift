@@ -167,8 +167,11 @@ struct FaultDrill: Sendable {
             }
         }
         if let executable = workbookExecutable {
-            outcomes.append(interrupt(executable, copy: copy))
+            outcomes.append(interrupt(executable, copy: copy, launch: .binary))
+            // `swift test` leads no group of its runner: Ctrl-C must reach the runner all the same.
+            outcomes.append(interrupt(executable, copy: copy, launch: .swiftTest))
         }
+        outcomes += doctor()
         return outcomes
     }
 

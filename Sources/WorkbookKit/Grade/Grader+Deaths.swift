@@ -35,8 +35,15 @@ extension Grader {
         return nil
     }
 
-    /// A fatal start-up failure of the sanitizer itself, said with its fix.
-    static func sanitizerFailure(in output: String) -> (message: String, detail: String)? {
+    /// A fatal start-up failure of the sanitizer itself, said with its fix: in the test process's
+    /// output, or in what an exit test recorded of its child (`issues`, their messages).
+    static func sanitizerFailure(in output: String, issues: [String] = []) -> (message: String, detail: String)? {
+        if output.contains(ChildSanitizer.loadedTooLate) {
+            return (Says.sanitizerLoadedTooLate, tail(of: output))
+        }
+        if let child = issues.first(where: { $0.contains(ChildSanitizer.loadedTooLate) }) {
+            return (Says.sanitizerLoadedTooLate, child)
+        }
         if output.contains("ThreadSanitizer: unexpected memory mapping") {
             return (Says.sanitizerMemoryMapping, tail(of: output))
         }

@@ -29,7 +29,7 @@ struct Grader: Sendable {
         var findings: [String: [Finding]] = [:]
         var unattributed: [TSanReport] = []
 
-        if let fatal = Self.sanitizerFailure(in: run.output) {
+        if let fatal = Self.sanitizerFailure(in: run.output, issues: run.events.issues.flatMap(\.messages)) {
             let verdicts = batch.map { item in
                 ExerciseVerdict(chapter: item.chapter, exercise: item.exercise,
                                 findings: [Finding(kind: .crash, message: fatal.message, detail: fatal.detail)],

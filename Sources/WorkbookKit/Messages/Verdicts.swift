@@ -37,7 +37,7 @@ public enum Says {
 
     /// A Swift toolchain older than the suites need.
     static func toolchainBelowFloor(found: Toolchain.Version, floor: Toolchain.Version) -> String {
-        "Dispatch Workbook needs Swift \(floor) or later (its tests use Swift Testing's exit tests) and this toolchain is Swift \(found): install Xcode 26 or later on a Mac, or a Swift \(floor)+ toolchain from swift.org."
+        "Dispatch Workbook needs Swift \(floor) or later (its tests pass values into Swift Testing's exit tests, which Swift Testing accepts from \(floor) on) and this toolchain is Swift \(found): install Xcode \(Toolchain.floorXcode) or later on a Mac, or a Swift \(floor)+ toolchain from swift.org."
     }
 
     /// A report TSan cannot judge, on lines inside `Mutex.withLock` (Linux).
@@ -84,6 +84,7 @@ public enum Says {
     static let segvUnderTSan = "a memory access went wrong (SEGV) — what a data race on an Array or a Dictionary often ends in"
 
     static let sanitizerMemoryMapping = "The Thread Sanitizer could not start: this kernel randomizes memory more than TSan supports (\"unexpected memory mapping\"). Run the workbook under `setarch $(uname -m) -R`, or lower the randomization with `sudo sysctl vm.mmap_rnd_bits=28`."
+    static let sanitizerLoadedTooLate = "The Thread Sanitizer stopped the tests before grading anything: it was loaded after the test process started (\"Interceptors are not working\"), which on a Mac happens when the tests are not run through `swift test --sanitize=thread`. Nothing in your exercise caused it; `swift run workbook doctor` checks the set-up and says what to change."
     static let sanitizerFatal = "The Thread Sanitizer stopped with a fatal error before grading anything; see the output with --verbose."
 
     // MARK: Code that does not compile

@@ -19,6 +19,8 @@ struct CrashReport: Sendable, Equatable {
 
     var processName: String?
     var pid: Int?
+    /// The process that started the crashed one (`parentPid`): under `swift test`, `swift test`.
+    var parentPID: Int?
     /// "SIGTRAP", "SIGILL", …
     var signal: String?
     /// The Application Specific Information lines ("BUG IN CLIENT OF LIBDISPATCH: …").
@@ -35,6 +37,7 @@ struct CrashReport: Sendable, Equatable {
         else { return nil }
         processName = body.procName
         pid = body.pid
+        parentPID = body.parentPid
         signal = body.exception?.signal
         applicationSpecific = (body.asi ?? [:]).sorted { $0.key < $1.key }.flatMap(\.value)
         let crashed = body.faultingThread.flatMap { body.threads?.indices.contains($0) == true ? body.threads?[$0] : nil }
@@ -43,8 +46,11 @@ struct CrashReport: Sendable, Equatable {
     }
 
     /// The newest crash report in `folder` written at or after `since` by a process whose name is one
-    /// of `processNames`, waiting up to `patience` seconds for the system to write it.
-    static func newest(in folder: URL, since: Date, processNames: Set<String>, patience: Double = 5) -> CrashReport? {
+    /// of `processNames` — and, given `parentPID`, that this process started (the run's own runner,
+    /// not another run's that crashed meanwhile) — waiting up to `patience` seconds for the system
+    /// to write it.
+    static func newest(in folder: URL, since: Date, processNames: Set<String>, parentPID: Int32? = nil,
+                       patience: Double = 5) -> CrashReport? {
         let deadline = Date().addingTimeInterval(patience)
         repeat {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
@@ -56,7 +62,8 @@ struct CrashReport: Sendable, Equatable {
             }.sorted { $0.0 > $1.0 }
             for (_, url) in candidates {
                 guard let text = try? String(contentsOf: url, encoding: .utf8), let report = CrashReport(ips: text),
-                      report.processName.map(processNames.contains) ?? false else { continue }
+                      report.processName.map(processNames.contains) ?? false,
+                      parentPID.map({ Int($0) == report.parentPID || Int($0) == report.pid }) ?? true else { continue }
                 return report
             }
             usleep(200_000)
@@ -73,6 +80,7 @@ struct CrashReport: Sendable, Equatable {
     private struct Body: Decodable {
         var procName: String?
         var pid: Int?
+        var parentPid: Int?
         var exception: Exception?
         var asi: [String: [String]]?
         var faultingThread: Int?

@@ -1,4 +1,5 @@
 import Foundation
+import WorkbookWire
 
 /// Everything the grader does differently on Linux and on Darwin (macOS), in one place.
 ///
@@ -77,6 +78,58 @@ struct Platform: Sendable, Equatable, CustomStringConvertible {
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 
+    // MARK: The toolchain
+
+    /// The `swift` that builds and tests: on Darwin the selected toolchain's own binary
+    /// (`xcrun --find swift`), not `/usr/bin/swift`, an `xcrun` shim that stays the same file
+    /// whichever Xcode is selected (so a build stamp of it would not see a switch) and that would
+    /// stand between the grader and the process whose crash reports it reads; elsewhere the first
+    /// `swift` on PATH. Looked up once per platform.
+    var swiftExecutable: String {
+        Self.swifts.withLock { found in
+            if let known = found[kind] { return known }
+            var path = findInPath("swift") ?? "swift"
+            if kind == .darwin, let xcrun = findInPath("xcrun"),
+               let result = try? ChildProcess.run(xcrun, ["--find", "swift"], timeLimit: 10), result.termination == .exited(0) {
+                let real = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+                if FileManager.default.isExecutableFile(atPath: real) { path = real }
+            }
+            found[kind] = path
+            return path
+        }
+    }
+
+    private static let swifts = Locked<[Kind: String]>([:])
+
+    /// The file a build of the tests leaves in `scratchPath`, which a build stamp describes: the
+    /// test executable on Linux; on Darwin the binary inside the `.xctest` bundle (the bundle is a
+    /// folder, whose own size and time do not change when the binary in it does).
+    func testProduct(in scratchPath: URL) -> URL {
+        let bundle = TestLaunch.testBinary(in: scratchPath)
+        return kind == .darwin ? bundle.appendingPathComponent("Contents/MacOS/\(TestLaunch.testProductName)") : bundle
+    }
+
+    // MARK: The Thread Sanitizer
+
+    /// What the grader adds to TSan's options on this platform, beyond ``SanitizerSettings``: on
+    /// Darwin, the runtime kept in `DYLD_INSERT_LIBRARIES` for the exit tests' children (see
+    /// `ChildSanitizer` in WorkbookWire).
+    var sanitizerOptions: [String] {
+        kind == .darwin ? [ChildSanitizer.keepRuntimeForChildren] : []
+    }
+
+    /// Where the toolchain keeps TSan's runtime, under `runtimeResourcePath` (`swift
+    /// -print-target-info`'s `paths.runtimeResourcePath`, `<toolchain>/usr/lib/swift`): on Darwin the
+    /// dylib SwiftPM inserts (`UserToolchain.runtimeLibrary(for:)`:
+    /// `lib/swift/clang/lib/darwin/libclang_rt.tsan_osx_dynamic.dylib`), on Linux the static library
+    /// the compiler links in (`clang/lib/linux/libclang_rt.tsan-<arch>.a`).
+    func sanitizerRuntime(resourcePath: String, arch: String) -> String {
+        switch kind {
+        case .darwin: "\(resourcePath)/clang/lib/darwin/libclang_rt.tsan_osx_dynamic.dylib"
+        case .linux: "\(resourcePath)/clang/lib/linux/libclang_rt.tsan-\(arch).a"
+        }
+    }
+
     // MARK: Crashes
 
     /// How a crashed test is placed at the learner's line.
@@ -98,6 +151,11 @@ struct Platform: Sendable, Equatable, CustomStringConvertible {
             return .crashReports(home.appendingPathComponent("Library/Logs/DiagnosticReports"))
         }
     }
+
+    /// Whether a crash in an exit test's child can be placed here: on Darwin Swift Testing turns
+    /// crash reports off in those children (`ExitTest.swift`, `_disableCrashReporting`: no corpse
+    /// notification), so there is no report to look for.
+    var placesCrashesInExitTestChildren: Bool { kind == .linux }
 
     /// Where a learner reads why libdispatch stopped their program, for the lessons' and the
     /// verdicts' sentences.
@@ -124,6 +182,17 @@ struct Platform: Sendable, Equatable, CustomStringConvertible {
         case .darwin:
             guard let result = try? ChildProcess.run("ps", ["-A", "-o", "pid=,args="], timeLimit: 10) else { return [] }
             return Self.processes(inPSOutput: result.output, mentioning: text).filter { $0 != getpid() }
+        }
+    }
+
+    /// A live process's command line, its arguments joined by spaces ("" when it cannot be read).
+    func commandLine(of pid: Int32) -> String {
+        switch kind {
+        case .linux:
+            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return "" }
+            return String(decoding: data.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+        case .darwin:
+            return (try? ChildProcess.run("ps", ["-o", "args=", "-p", String(pid)], timeLimit: 10))?.output ?? ""
         }
     }
 

@@ -20,10 +20,23 @@ public struct Toolchain: Sendable, Equatable {
         public var description: String { "\(major).\(minor)" }
     }
 
-    /// The oldest Swift the workbook supports: the chapter suites use exit tests
-    /// (`#expect(processExitsWith:)`), public in Swift Testing since Swift 6.2 (Xcode 26). Package.swift's
-    /// `swift-tools-version` says the same, so an older SwiftPM stops before building anything.
-    public static let floor = Version(6, 2)
+    /// The oldest Swift the workbook supports: the chapter suites pass values into exit tests through
+    /// a capture list (`#expect(processExitsWith: …) { [cutShort = …] in`), which Swift Testing
+    /// accepts from its 6.3 release on. Its 6.2 releases reject a capture clause unless the package
+    /// trait `ExperimentalExitTestValueCapture` is on, which the toolchain's own build of the macros
+    /// never defines (swift-testing at `swift-6.2-RELEASE`: `Sources/TestingMacros/ConditionMacro.swift`,
+    /// `isValueCapturingEnabled`; its Package.swift defines it unasked only in untagged development
+    /// builds, and its CMake build not at all). "Enable exit test value capturing" (#1165) is in
+    /// `swift-6.3-RELEASE`, whose exit-testing article says a capture list passes values in.
+    /// Package.swift's `swift-tools-version` says the same, so an older SwiftPM stops before
+    /// building anything; a unit test holds the two, the README and CI to this one value.
+    public static let floor = Version(6, 3)
+
+    /// The first Xcode whose Swift is at ``floor``, for the sentences that say what to install.
+    /// Apple's "Xcode system requirements" table gives Swift 6.2.3 for Xcode 26.2 and 26.3, so the
+    /// first Xcode with Swift 6.3 comes after them: 26.4. Nothing decides by this number — the floor
+    /// is checked on `swift --version`, and so is the macOS CI job's Xcode.
+    public static let floorXcode = "26.4"
 
     /// The version of the `swift` this was read from.
     var version: Version
@@ -40,7 +53,7 @@ public struct Toolchain: Sendable, Equatable {
 
     /// The toolchain the `swift` on PATH belongs to, asked once; `nil` when it cannot be asked.
     public static let current: Toolchain? = {
-        guard let result = try? ChildProcess.run("swift", ["--version"], timeLimit: 60),
+        guard let result = try? ChildProcess.run(Platform.host.swiftExecutable, ["--version"], timeLimit: 60),
               result.termination == .exited(0) else { return nil }
         return Toolchain(versionOutput: result.output)
     }()

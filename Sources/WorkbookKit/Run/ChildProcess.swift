@@ -14,12 +14,15 @@ struct ChildResult: Sendable {
     /// `true` if output was dropped to stay under the cap.
     var outputTruncated: Bool
     var seconds: Double
+    /// The child's process id (for a crash report written by a process it started).
+    var pid: Int32 = 0
 }
 
 /// Runs a program in its own process group, with a watchdog and a cap on its output.
 ///
 /// Killing only `swift test` orphans the test binary it started, so every child here leads its own
-/// process group and the whole group is killed — on timeout, and when the user presses Ctrl-C.
+/// process group and the whole group is killed — on timeout, and when the user presses Ctrl-C — or,
+/// for `swift test`, whose runner leads a group of its own, what ``Stopping`` says.
 enum ChildProcess {
     /// At most this many bytes of output are kept: the first half and the last half.
     static let outputCap = 256 * 1024
@@ -37,6 +40,7 @@ enum ChildProcess {
         environment: [String: String] = [:],
         timeLimit: Double? = nil,
         idleLimit: (file: URL, seconds: Double)? = nil,
+        stopping: Stopping = .group,
         onLine: (@Sendable (String) -> Void)? = nil
     ) throws -> ChildResult {
         let start = Date()
@@ -96,7 +100,7 @@ enum ChildProcess {
             close(readEnd)
             throw WorkbookError.cannotStart(executable: executable, reason: String(cString: strerror(status)))
         }
-        RunningChildren.shared.add(pid)
+        RunningChildren.shared.add(pid, stopping: stopping)
         defer { RunningChildren.shared.remove(pid) }
 
         // Read the output on another thread so a chatty child never blocks on a full pipe.
@@ -145,7 +149,7 @@ enum ChildProcess {
                 }
                 if !finished.value {
                     killed.set(true)
-                    kill(-child, SIGKILL)
+                    stopping.stop(child) { finished.value }
                 }
                 watching.signal()
             }
@@ -159,7 +163,7 @@ enum ChildProcess {
         finished.set(true)
         watching.wait()
         // Leftover grandchildren (an exit test's child, a backtracer) must not outlive the run.
-        kill(-pid, SIGKILL)
+        stopping.leftovers(of: pid)
         // The pipe closes once every holder of its write end is gone.
         _ = reading.wait(timeout: .now() + 5)
 
@@ -174,7 +178,7 @@ enum ChildProcess {
         let (text, truncated) = collector.text
         return ChildResult(
             termination: termination, output: text, outputTruncated: truncated,
-            seconds: Date().timeIntervalSince(start))
+            seconds: Date().timeIntervalSince(start), pid: pid)
     }
 }
 

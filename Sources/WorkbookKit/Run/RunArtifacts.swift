@@ -10,6 +10,9 @@ public struct RunArtifacts: Sendable {
     var seconds: Double
     /// When the process started, for what the system writes about it afterwards (a Darwin crash report).
     var started: Date?
+    /// The process the workbook started (the test executable, or `swift test`), for telling its
+    /// runner's crash report from another run's (Darwin: the runner's parent).
+    var launcherPID: Int32?
 
     public init(events: EventStream, reports: [TSanReport], termination: Termination, output: String, seconds: Double = 0) {
         self.events = events

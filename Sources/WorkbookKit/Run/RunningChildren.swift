@@ -1,23 +1,28 @@
 import Foundation
 
-/// The process groups this process has started and not yet reaped; Ctrl-C kills them all.
+/// The children this process has started and not yet reaped, each with how it is stopped; Ctrl-C
+/// stops them all.
 public final class RunningChildren: Sendable {
     public static let shared = RunningChildren()
-    private let groups = Locked<Set<pid_t>>([])
+    private let groups = Locked<[pid_t: Stopping]>([:])
     /// The signal sources, kept alive for the life of the process; never touched again.
     private let sources = Locked<[KeptAlive]>([])
 
     private struct KeptAlive: @unchecked Sendable { let source: DispatchSourceSignal }
 
-    func add(_ pid: pid_t) { groups.withLock { _ = $0.insert(pid) } }
-    func remove(_ pid: pid_t) { groups.withLock { _ = $0.remove(pid) } }
+    func add(_ pid: pid_t, stopping: Stopping = .group) { groups.withLock { $0[pid] = stopping } }
+    func remove(_ pid: pid_t) { groups.withLock { _ = $0.removeValue(forKey: pid) } }
 
     /// How many child process groups are running.
     var count: Int { groups.withLock { $0.count } }
 
-    /// Kills every running child's process group.
+    /// Stops every running child as it is to be stopped, all at once.
     func killAll() {
-        for pid in groups.withLock({ $0 }) { kill(-pid, SIGKILL) }
+        let running = groups.withLock { $0 }
+        DispatchQueue.concurrentPerform(iterations: running.count) { index in
+            let (pid, stopping) = running[running.index(running.startIndex, offsetBy: index)]
+            stopping.stop(pid) { groups.withLock { $0[pid] == nil } }
+        }
     }
 
     /// On Ctrl-C (SIGINT) or SIGTERM: kill every child group, run `cleanup`, and exit with 130.

@@ -19,8 +19,16 @@ enum SanitizerSettings {
     /// orders the two, is not instrumented. Every such report has the `free` interceptor as the top
     /// frame of one access (measured: every solution's suite, 338 of them in one run, no other
     /// shape); `race_top` matches only that frame. Interceptors are `___interceptor_free` on Linux
-    /// and `wrap_free` on Darwin (sanitizer_common's interception macros; Darwin's is unmeasured).
-    static let suppressions = ["race_top:interceptor_free$", "race_top:wrap_free$"]
+    /// and `wrap_free` on Darwin (sanitizer_common's interception macros); on Darwin a free can also
+    /// arrive through the malloc zone TSan registers in place of the system's, whose `free` entry is
+    /// `__sanitizer_mz_free` (`sanitizer_malloc_mac.inc`). Darwin's two are read from source, not
+    /// measured.
+    static let suppressions = ["race_top:interceptor_free$", "race_top:wrap_free$", "race_top:__sanitizer_mz_free$"]
+
+    /// `name="path"`: TSan's option parser ends an unquoted value at a space, comma or colon
+    /// (sanitizer_common `sanitizer_flag_parser.cpp`, `is_space`), and takes a value in quotes whole —
+    /// an Xcode installed as "Xcode 26.4.app" has a space in every path of its toolchain.
+    static func option(_ name: String, path: String) -> String { "\(name)=\"\(path)\"" }
 
     /// The suppressions as TSan reads them from a file (`suppressions=<path>`), one per line.
     static var suppressionsFile: String { suppressions.map { $0 + "\n" }.joined() }

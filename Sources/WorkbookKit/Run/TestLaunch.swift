@@ -30,6 +30,10 @@ public struct TestLaunch: Sendable, Equatable {
 
     /// Whether the build holds the engine and its tests (see ``BuildSettings/engine``).
     var withEngine = true
+    /// The `swift` that runs `swift test` (``Platform/swiftExecutable``).
+    var swift = Platform.host.swiftExecutable
+    /// The package's test product (another package than the workbook's: `workbook doctor`'s probe).
+    var product = TestLaunch.testProductName
 
     /// The variable that selects ``Method/swiftTest`` on Linux.
     static let methodVariable = "WORKBOOK_LAUNCH"
@@ -50,14 +54,18 @@ public struct TestLaunch: Sendable, Equatable {
     /// What tells a test executable to run Swift Testing's tests (SwiftPM passes the same).
     static let swiftTestingOnly = ["--testing-library", "swift-testing"]
 
-    /// The test executable SwiftPM links in `scratchPath` on Linux.
-    static func testBinary(in scratchPath: URL) -> URL {
-        scratchPath.appendingPathComponent("debug/DispatchWorkbookPackageTests.xctest")
+    /// The name SwiftPM gives the package's test product: `<package>PackageTests`.
+    static let testProductName = "DispatchWorkbookPackageTests"
+
+    /// The test executable SwiftPM links in `scratchPath` on Linux (on Darwin, the bundle), for a
+    /// package whose test product is `product`.
+    static func testBinary(in scratchPath: URL, product: String = testProductName) -> URL {
+        scratchPath.appendingPathComponent("debug/\(product).xctest")
     }
 
     /// The test executable, for what only a directly run binary allows (a debugger), or `nil` when
     /// the tests are started through `swift test`.
-    var testBinary: URL? { method == .binary ? Self.testBinary(in: scratchPath) : nil }
+    var testBinary: URL? { method == .binary ? Self.testBinary(in: scratchPath, product: product) : nil }
 
     /// The settings Package.swift reads, as the build had them.
     var buildEnvironment: [String: String] {
@@ -67,22 +75,29 @@ public struct TestLaunch: Sendable, Equatable {
     }
 
     /// How the test process itself ended, from how the launched command ended: `swift test` exits 1
-    /// when the test process it started died of a signal, and says which ("Process '…' exited with
-    /// unexpected signal code 4", SwiftPM's `SwiftTestCommand.swift`).
+    /// when the test process it started died of a signal, and says which — "Exited with unexpected
+    /// signal code 4" (SwiftPM 6.2) or "Process '…' exited with unexpected signal code 4" (6.3),
+    /// `SwiftTestCommand.swift` at `swift-6.2-RELEASE` and `swift-6.3-RELEASE`.
     func testProcessTermination(_ termination: Termination, output: String) -> Termination {
         guard method == .swiftTest, case .exited = termination,
-              let match = output.firstMatch(of: /exited with unexpected signal code (\d+)/),
+              let match = output.firstMatch(of: /[Ee]xited with unexpected signal code (\d+)/),
               let signal = Int32(match.1) else { return termination }
         return .signaled(signal)
+    }
+
+    /// How a run of this launch is stopped (see ``Stopping``): the test executable with its group;
+    /// `swift test` through SIGINT, its group, then a sweep of what names `marker`, the run's folder.
+    func stopping(marker: String) -> Stopping {
+        method == .swiftTest ? .swiftPM(marker: marker) : .group
     }
 
     /// The command that runs the Swift Testing tests with `testingArguments` (event stream, filters).
     func command(_ testingArguments: [String]) -> (executable: String, arguments: [String], environment: [String: String]) {
         switch method {
         case .binary:
-            return (Self.testBinary(in: scratchPath).path, Self.swiftTestingOnly + testingArguments, [:])
+            return (Self.testBinary(in: scratchPath, product: product).path, Self.swiftTestingOnly + testingArguments, [:])
         case .swiftTest:
-            return ("swift", ["test", "--skip-build", "--disable-xctest", "--sanitize=thread",
+            return (swift, ["test", "--skip-build", "--disable-xctest", "--sanitize=thread",
                               "--package-path", packageRoot.path, "--scratch-path", scratchPath.path] + testingArguments,
                     buildEnvironment)
         }

@@ -47,13 +47,15 @@ struct LaunchedTestProcess: TestProcess {
         let events = command.events, environment = command.environment
         let started = Date()
 
+        let stopping = launch.stopping(marker: folder.path)
         var result = try ChildProcess.run(command.executable, command.arguments, environment: environment,
-                                          timeLimit: timeLimit, idleLimit: (events, quietLimit))
+                                          timeLimit: timeLimit, idleLimit: (events, quietLimit), stopping: stopping)
         // Newer kernels randomize memory more than TSan supports; running without ASLR fixes it.
         if result.output.contains("ThreadSanitizer: unexpected memory mapping"), let setarch = Self.setarch {
             try? FileManager.default.removeItem(at: events)
             result = try ChildProcess.run(setarch, [Self.machine, "-R", command.executable] + command.arguments,
-                                          environment: environment, timeLimit: timeLimit, idleLimit: (events, quietLimit))
+                                          environment: environment, timeLimit: timeLimit, idleLimit: (events, quietLimit),
+                                          stopping: stopping)
         }
         if let keep = ProcessInfo.processInfo.environment["WORKBOOK_KEEP_ARTIFACTS"], !keep.isEmpty {
             keepArtifacts(folder, result, in: URL(fileURLWithPath: keep), label: label)
@@ -65,6 +67,7 @@ struct LaunchedTestProcess: TestProcess {
             output: result.output,
             seconds: result.seconds)
         artifacts.started = started
+        artifacts.launcherPID = result.pid
         return artifacts
     }
 
@@ -83,16 +86,17 @@ struct LaunchedTestProcess: TestProcess {
 
     /// The environment of every test process: TSan's reports to files (or nowhere), what TSan
     /// checks (``SanitizerSettings``; its suppressions from the folder's file, which `run` writes),
-    /// no exit sleep (TSan otherwise sleeps a second at every exit, exit-test children too), no Swift
-    /// backtracer (under TSan it can hang or leave processes behind), and the mark that the grader
-    /// is reading.
+    /// no exit sleep (TSan otherwise sleeps a second at every exit, exit-test children too), what
+    /// the platform adds (on Darwin, the runtime kept for exit tests' children), no Swift backtracer
+    /// (under TSan it can hang or leave processes behind), and the mark that the grader is reading.
     func sanitizerEnvironment(logFolder: URL?) -> [String: String] {
-        var options = "log_path=\(logFolder.map { "\($0.path)/tsan" } ?? "/dev/null") halt_on_error=0 history_size=4 atexit_sleep_ms=0 "
-            + SanitizerSettings.options
-        if let logFolder { options += " suppressions=\(SanitizerSettings.suppressionsPath(in: logFolder).path)" }
-        if let symbolizer = platform.symbolizer { options += " external_symbolizer_path=\(symbolizer)" }
+        var options = [SanitizerSettings.option("log_path", path: logFolder.map { "\($0.path)/tsan" } ?? "/dev/null"),
+                       "halt_on_error=0", "history_size=4", ChildSanitizer.quickExit, SanitizerSettings.options]
+        if let logFolder { options.append(SanitizerSettings.option("suppressions", path: SanitizerSettings.suppressionsPath(in: logFolder).path)) }
+        if let symbolizer = platform.symbolizer { options.append(SanitizerSettings.option("external_symbolizer_path", path: symbolizer)) }
+        options += platform.sanitizerOptions
         // The suites' race trait leaves the reports to the grader, which reads them.
-        return ["TSAN_OPTIONS": options, "SWIFT_BACKTRACE": "enable=no", GraderEnvironment.grading: "1"]
+        return ["TSAN_OPTIONS": options.joined(separator: " "), "SWIFT_BACKTRACE": "enable=no", GraderEnvironment.grading: "1"]
     }
 
     /// Where a crashed test trapped: on Linux, the tests `filter` selects run once more under gdb
@@ -104,7 +108,10 @@ struct LaunchedTestProcess: TestProcess {
         case .none:
             return nil
         case let .crashReports(folder):
-            return CrashReport.newest(in: folder, since: run.started ?? .distantPast, processNames: CrashReport.testRunnerNames)
+            // An exit test's child leaves no report to find (see `placesCrashesInExitTestChildren`).
+            guard !inChild || platform.placesCrashesInExitTestChildren else { return nil }
+            return CrashReport.newest(in: folder, since: run.started ?? .distantPast, processNames: CrashReport.testRunnerNames,
+                                      parentPID: run.launcherPID)
                 .flatMap { CrashStack(crashReport: $0, learnerFileSuffix: learnerFile) }
         case let .debugger(gdb):
             // A debugger needs the test executable itself, which only the binary launch has.

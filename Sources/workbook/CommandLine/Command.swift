@@ -17,7 +17,7 @@ struct Command: Sendable {
 
     /// Every command, in the order the overview lists them.
     static let all: [Command] = [
-        .progress, .check, .explain, .watch, .hint, .lesson, .reset, .solution, .export, .grade, .selftest, .dimensions,
+        .progress, .check, .explain, .watch, .hint, .lesson, .reset, .solution, .doctor, .export, .grade, .selftest, .dimensions,
     ]
 
     /// The command called `name`.
