@@ -119,9 +119,16 @@ public struct Layout: Sendable, Equatable {
 
     /// `url` as a path relative to the root, when it lies inside it (else its full path).
     public func relative(_ url: URL) -> String {
-        let base = root.standardizedFileURL.path + "/"
-        let path = url.standardizedFileURL.path
+        let base = Self.canonical(root) + "/"
+        let path = Self.canonical(url)
         return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
+    }
+
+    /// The one spelling of a path that two spellings of the same file share, for comparing them:
+    /// links resolved (on macOS `/tmp` and `/var` are links into `/private`, and Foundation hands
+    /// out either form; `resolvingSymlinksInPath` gives both the same one), `.` and `..` removed.
+    static func canonical(_ url: URL) -> String {
+        url.resolvingSymlinksInPath().standardizedFileURL.path
     }
 
     /// A full path (from a compiler or a backtrace, maybe of a copy of the package elsewhere) made

@@ -177,6 +177,59 @@ struct DarwinLaunchTests {
         #expect(Platform(.linux).testProduct(in: scratch).path == "/p/.build-check/debug/DispatchWorkbookPackageTests.xctest")
     }
 
+    @Test("the classroom sandbox's bare environment keeps the Xcode a Mac selected (DEVELOPER_DIR), and nothing else of the teacher's")
+    func sandboxKeepsTheToolchain() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-sandbox-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        setenv("DEVELOPER_DIR", "/Applications/Xcode_26.4.app/Contents/Developer", 1)
+        setenv("WORKBOOK_TEACHER_SECRET", "s3cret", 1)
+        defer { unsetenv("DEVELOPER_DIR"); unsetenv("WORKBOOK_TEACHER_SECRET") }
+        var darwin = Sandbox(folder: folder)
+        darwin.platform = Platform(.darwin)
+        let mac = try darwin.command("swift", ["--version"], environment: [:], stdoutFile: folder.appendingPathComponent("out")).arguments
+        #expect(mac.contains("DEVELOPER_DIR=/Applications/Xcode_26.4.app/Contents/Developer"))
+        #expect(!mac.contains { $0.contains("s3cret") })
+        var linux = Sandbox(folder: folder)
+        linux.platform = Platform(.linux)
+        let plain = try linux.command("swift", ["--version"], environment: [:], stdoutFile: folder.appendingPathComponent("out")).arguments
+        #expect(!plain.contains { $0.hasPrefix("DEVELOPER_DIR=") } && !plain.contains { $0.contains("s3cret") })
+    }
+
+    @Test("one file under two spellings (macOS's /tmp and /private/tmp; here a link on the way) is one path to the workbook")
+    func pathsThroughALink() throws {
+        // As /tmp → /private/tmp: a link to a folder, with the package inside it.
+        let real = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-real-\(UUID().uuidString.prefix(8))")
+        let link = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-link-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: real.appendingPathComponent("package/Exercises"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+        defer { try? FileManager.default.removeItem(at: link); try? FileManager.default.removeItem(at: real) }
+        let file = real.appendingPathComponent("package/Exercises/X.swift")
+        try "let x = 1\n".write(to: file, atomically: true, encoding: .utf8)
+        let throughLink = link.appendingPathComponent("package")
+        #expect(Layout(root: throughLink).relative(file) == "Exercises/X.swift")
+        #expect(Layout(root: real.appendingPathComponent("package")).relative(throughLink.appendingPathComponent("Exercises/X.swift"))
+            == "Exercises/X.swift")
+        #expect(PackageMirror.files(under: throughLink) == ["Exercises/X.swift"])
+        #expect(Layout.canonical(throughLink.appendingPathComponent("Exercises/X.swift")) == Layout.canonical(file))
+    }
+
+    @Test("a submission's file counts only under its exact name, as on Linux, whatever the disk's case rules")
+    func exactNames() {
+        let root = URL(fileURLWithPath: "/s")
+        // A case-insensitive disk opens the path; its listing still spells the names the student wrote.
+        let listing: (URL) -> [String] = { folder in
+            switch folder.path {
+            case "/s": ["Exercises"]
+            case "/s/Exercises": ["Chapter1Latch"]
+            case "/s/Exercises/Chapter1Latch": ["countdownblock.swift", "CountDownLatch.swift"]
+            default: []
+            }
+        }
+        #expect(!PackageMirror.exactlyNamed("Exercises/Chapter1Latch/CountdownBlock.swift", under: root, listing: listing))
+        #expect(PackageMirror.exactlyNamed("Exercises/Chapter1Latch/CountDownLatch.swift", under: root, listing: listing))
+        #expect(!PackageMirror.exactlyNamed("exercises/Chapter1Latch/CountDownLatch.swift", under: root, listing: listing))
+    }
+
     @Test("TSan's path options are quoted: a space in Xcode's name does not end the value")
     func quotedPaths() {
         #expect(SanitizerSettings.option("external_symbolizer_path", path: "/Applications/Xcode 26.4.app/x/llvm-symbolizer")

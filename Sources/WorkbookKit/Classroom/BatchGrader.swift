@@ -88,8 +88,9 @@ public struct BatchGrader: Sendable {
     }
 
     /// Makes `package` the teacher's copy with the submission's exercise files in it. A file the
-    /// submission lacks, or has as anything but a regular file (a link could point anywhere on the
-    /// teacher's machine), stays the starter.
+    /// submission lacks, has as anything but a regular file (a link could point anywhere on the
+    /// teacher's machine), or has under another spelling of its name (which a case-insensitive disk
+    /// would open), stays the starter.
     func prepare(_ package: URL, from submission: URL) throws {
         try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
         try PackageMirror(source: workbook.root, copy: package).sync()
@@ -102,7 +103,8 @@ public struct BatchGrader: Sendable {
         for (chapter, exercise) in workbook.allExercises {
             let relative = Layout.exerciseFile(chapter, exercise)
             let theirs = submission.appendingPathComponent(relative)
-            guard let values = try? theirs.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey]),
+            guard PackageMirror.exactlyNamed(relative, under: submission),
+                  let values = try? theirs.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey]),
                   values.isRegularFile == true, values.isSymbolicLink != true,
                   let data = FileManager.default.contents(atPath: theirs.path) else { continue }
             try PackageMirror.replaceIfChanged(package.appendingPathComponent(relative), with: data)

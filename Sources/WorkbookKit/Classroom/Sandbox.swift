@@ -6,7 +6,8 @@ import Foundation
 /// What it gives, on Linux with unprivileged user namespaces (`unshare -rnm`): a new network
 /// namespace with only a loopback device (no connection leaves the machine); a mount namespace in
 /// which every file system is read-only except the sandbox's folder; an environment with nothing of
-/// the teacher's but `PATH` (a private `HOME` and `TMPDIR` inside the folder); limits on CPU time
+/// the teacher's but `PATH` and the variables that select the toolchain (a private `HOME` and `TMPDIR`
+/// inside the folder); limits on CPU time
 /// per process and on the size of any file written. Everywhere: the grader's time limit on the
 /// whole run and its cap on output.
 ///
@@ -18,6 +19,8 @@ import Foundation
 public struct Sandbox: Sendable {
     /// The folder the code may write to; `home` and `tmp` are made inside it.
     var folder: URL
+    /// Whose toolchain variables the bare environment keeps.
+    var platform: Platform = .host
     /// CPU seconds any one process may use.
     var cpuSeconds = 1_800
     /// The largest file any process may write, in bytes.
@@ -37,13 +40,15 @@ public struct Sandbox: Sendable {
     public static var isolation: Isolation { Platform.host.canIsolateSubmissions ? .namespaces : .limitsOnly }
 
     /// The command that runs `executable arguments` inside the sandbox with `environment` (and
-    /// nothing else of this process's environment but `PATH`), standard output going to `stdoutFile`.
+    /// nothing else of this process's environment but `PATH` and ``Platform/toolchainVariables``),
+    /// standard output going to `stdoutFile`.
     func command(_ executable: String, _ arguments: [String], environment: [String: String],
                         stdoutFile: URL) throws -> (executable: String, arguments: [String]) {
         let home = folder.appendingPathComponent("home"), tmp = folder.appendingPathComponent("tmp")
         for made in [home, tmp] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true) }
-        var variables = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-                         "HOME": home.path, "TMPDIR": tmp.path]
+        let mine = ProcessInfo.processInfo.environment
+        var variables = ["PATH": mine["PATH"] ?? "/usr/bin:/bin", "HOME": home.path, "TMPDIR": tmp.path]
+        for name in platform.toolchainVariables { variables[name] = mine[name] }
         for (key, value) in environment { variables[key] = value }
         let envArguments = variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let isolated = Self.isolation == .namespaces

@@ -35,13 +35,28 @@ struct PackageMirror: Sendable {
 
     /// Regular files under `folder`, as paths relative to it.
     static func files(under folder: URL) -> [String] {
-        let base = folder.standardizedFileURL.path + "/"
+        let base = Layout.canonical(folder) + "/"
         guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
         return walker.compactMap { item in
             guard let url = item as? URL, (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { return nil }
-            let path = url.standardizedFileURL.path
+            let path = Layout.canonical(url)
             return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : nil
         }
+    }
+
+    /// Whether every component of `relative` under `root` is a name its folder holds exactly as
+    /// spelled. On a case-insensitive file system (macOS's APFS, by default) a submission's
+    /// `exercises/chapter1latch/countdownblock.swift` opens as `Exercises/Chapter1Latch/…`, where Linux
+    /// — and the Classroom workflow, which runs on Linux — would not find it: one submission, two
+    /// grades. Reading only exact names keeps them one.
+    static func exactlyNamed(_ relative: String, under root: URL,
+                             listing: (URL) -> [String] = { (try? FileManager.default.contentsOfDirectory(atPath: $0.path)) ?? [] }) -> Bool {
+        var folder = root
+        for component in relative.split(separator: "/").map(String.init) {
+            guard listing(folder).contains(component) else { return false }
+            folder = folder.appendingPathComponent(component)
+        }
+        return true
     }
 
     static func replaceIfChanged(_ file: URL, with data: Data) throws {

@@ -9,11 +9,11 @@ public struct WatchRound: Sendable, Equatable {
     /// neighbours: 4.2 extends 4.1's type).
     var check: [String]
 
-    /// The round `changedPaths` (absolute, standardized) call for, or `nil` when none of them is an
+    /// The round `changedPaths` (absolute, as ``Layout/canonical(_:)`` spells them) call for, or `nil` when none of them is an
     /// exercise's file (a lesson, a backup, a file outside the exercises).
     public init?(changedPaths: [String], in workbook: Workbook) {
         let saved = workbook.allExercises.filter { item in
-            changedPaths.contains(workbook.exerciseFile(item.chapter, item.exercise).standardizedFileURL.path)
+            changedPaths.contains(Layout.canonical(workbook.exerciseFile(item.chapter, item.exercise)))
         }
         guard !saved.isEmpty else { return nil }
         self.saved = saved.map(\.exercise.id)

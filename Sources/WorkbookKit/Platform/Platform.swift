@@ -208,6 +208,13 @@ struct Platform: Sendable, Equatable, CustomStringConvertible {
 
     // MARK: The classroom sandbox
 
+    /// The variables that choose the toolchain, which a sandbox's bare environment keeps: on Darwin
+    /// `xcrun` (and so `swift`) finds the selected Xcode through `DEVELOPER_DIR`, a toolchain through
+    /// `TOOLCHAINS`, the SDK through `SDKROOT` (xcrun(1)); on Linux `swift` is the one on PATH.
+    var toolchainVariables: [String] {
+        kind == .darwin ? ["DEVELOPER_DIR", "TOOLCHAINS", "SDKROOT"] : []
+    }
+
     /// Whether `workbook grade` can isolate a submission's network and file system here: Linux with
     /// unprivileged user namespaces (probed once). Darwin has no such namespaces.
     var canIsolateSubmissions: Bool {

@@ -26,7 +26,7 @@ public struct FileWatcher: Sendable {
             options: [.skipsHiddenFiles]) else { return result }
         for case let url as URL in walker where url.pathExtension == "swift" {
             let date = (try? url.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate
-            result[url.standardizedFileURL.path] = date ?? .distantPast
+            result[Layout.canonical(url)] = date ?? .distantPast
         }
         return result
     }
