@@ -15,7 +15,7 @@ public enum Says {
         let verb = writes == accesses ? "changed" : (writes == 0 ? "read" : "used (at least one of them changing)")
         let what = variable.map { "`\($0)`" } ?? "the same memory"
         let list = places.isEmpty ? "" : ": " + places.joined(separator: " and ")
-        return "Two threads \(verb) \(what) with nothing ordering the two accesses\(list). Protect them with one serial queue, a lock, or another synchronization the lesson shows."
+        return "Two threads \(verb) \(what), and TSan saw nothing ordering the two accesses\(list)."
     }
 
     /// A report on the test's own plain data (`places`: each access's `File.swift:line (write, thread …)`):
