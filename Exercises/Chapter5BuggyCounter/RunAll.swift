@@ -19,9 +19,9 @@ import Dispatch
 //
 // This attempt is the book's counter with its faults fixed: the count lives on a serial queue (no
 // race), starts at `functions.count` before any function runs (no early zero), and each callback
-// decrements and tests in one block (no double completion). The count is right — yet the tests run
-// out of time. Which list gives the check for zero no chance to run? (Lesson: "A check that only
-// callbacks make".)
+// decrements and tests in one block (no double completion). The count is right — yet a test runs
+// out of time. Run `swift run workbook check 5.3`, note which call it names, and follow that call
+// through this file line by line. (The lesson is in README.md next to this file.)
 
 /// A block with no arguments.
 public typealias Block = () -> Void

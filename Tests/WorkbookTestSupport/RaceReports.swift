@@ -105,7 +105,7 @@ public struct GradedUnderTSan: SuiteTrait, TestTrait, TestScoping {
             while this test ran — see the report printed above ("WARNING: ThreadSanitizer: …"): its frames \
             in your exercise file name the two lines that touch the same memory with nothing ordering them. \
             `swift run workbook check` says it in plain words. (If both lines sit inside `Mutex.withLock`, \
-            this is a known false alarm on Linux: TSan cannot see `Mutex`; `workbook check` recognises it.)
+            this is a known false alarm on Linux: TSan sees only part of what orders a `Mutex`; `workbook check` recognises it.)
             """), sourceLocation: test.sourceLocation)
     }
 }

@@ -182,14 +182,28 @@ public struct Selftest: Sendable {
 
     /// Why `explain` cannot draw a race verdict (see ``RaceTimeline/problem(width:)``), or `nil` — for
     /// every verdict that is not a race too. With `folder`, the race's report is kept there as
-    /// `name.log`: the recorded reports `explain`'s unit tests draw.
+    /// `name.log`: the recorded reports `explain`'s unit tests draw — and beside it, as
+    /// `name.sha256`, the SHA-256 of the file it was recorded from (``recordingDigestExtension``), so
+    /// that a unit test can tell a recording whose file has changed since.
     static func undrawnRace(_ verdict: ExerciseVerdict, in workbook: Workbook, recordingAs name: String, to folder: URL?) -> String? {
         guard verdict.kind == .race, let timeline = RaceTimeline.of(verdict, in: workbook) else { return nil }
         if let folder {
             try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try? timeline.report.raw.write(to: folder.appendingPathComponent(name + ".log"), atomically: true, encoding: .utf8)
+            if let source = timeline.source {
+                try? (recordingDigest(of: source) + "\n")
+                    .write(to: folder.appendingPathComponent(name + "." + recordingDigestExtension), atomically: true, encoding: .utf8)
+            }
         }
         return timeline.problem()
+    }
+
+    /// The extension of the file beside a recorded report that holds its source's digest.
+    static let recordingDigestExtension = "sha256"
+
+    /// The digest a recording keeps of the file it was recorded from: SHA-256 of its UTF-8 text.
+    static func recordingDigest(of source: String) -> String {
+        SHA256.hex(Data(source.utf8))
     }
 
     /// A starter left out of its chapter's build is caught as expected when its manifest says it must

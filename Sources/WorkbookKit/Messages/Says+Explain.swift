@@ -19,8 +19,9 @@ extension Says {
         return first ? "\(verb) \(what)" : "\(verb) \(what) too"
     }
 
-    /// The row between the threads.
-    static let explainSeparator = "no happens-before edge"
+    /// The row between the threads: what is missing between the access above and the one below
+    /// (not a moment in time).
+    static let explainSeparator = "no ordering TSan saw between these two accesses"
 
     /// Under a function's declaration, when TSan kept no line of it (often so for a Swift access race).
     static func explainOnlyFunction(isWrite: Bool, function: String) -> String {
@@ -51,7 +52,7 @@ extension Says {
         func did(_ access: ExplainedAccess) -> String {
             "\(access.thread) \(access.isWrite ? "wrote" : "read") \(memory)" + (access.line.map { " at line \($0)" } ?? access.function.map { " in \($0)" } ?? "")
         }
-        return "First \(did(first)); then \(did(second)). Nothing — no queue, lock, group or semaphore — made the first happen before the second. With no happens-before edge between them they may run at the same moment, in either order: that is a race, whether or not they overlapped in this run."
+        return "First \(did(first)); then \(did(second)). TSan saw no happens-before edge between them: no queue, lock, group or semaphore that it watches ordered the first before the second, so nothing but timing put them in this order. That is a race, whether or not they overlapped in this run."
     }
 
     /// The question the drawing ends with.

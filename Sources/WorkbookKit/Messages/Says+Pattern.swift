@@ -7,7 +7,7 @@ extension Says {
     static func pattern(_ rule: PatternCheck.Rule, queue: String) -> String {
         switch rule {
         case .syncOnGlobalQueue:
-            "`sync` onto a global queue excludes nobody: global queues are concurrent, so two callers run their blocks at the same time (Chapter 1). Use a serial queue of your own, or a lock."
+            "`sync` onto a global queue excludes nobody: global queues are concurrent, so two callers can run their blocks at the same time (Chapter 1, Exercise 1.1)."
         case .barrierOnGlobalQueue:
             "A `.barrier` flag on a global queue is ignored: Apple's documentation of `dispatch_barrier_async` says that on a global concurrent queue it behaves like a plain `async`. Barriers work on a concurrent queue you create (Chapter 4)."
         case .ignoredTimedWait:
@@ -17,7 +17,7 @@ extension Says {
         case .sanitizerHook:
             "Exercise files may not declare C-level symbols (`@_cdecl`, `@_silgen_name`) or use the sanitizer's own hooks (`__tsan_…`, `__sanitizer_…`): they can change what the Thread Sanitizer reports, so this line fails the exercise by itself. Remove it."
         case .mainSync:
-            "`DispatchQueue.main.sync` called from the main thread waits for itself (libdispatch stops the program on Apple platforms); from elsewhere it blocks until the main thread is free."
+            "`DispatchQueue.main.sync` called on the main thread waits for itself: the main queue belongs to the main thread, on Linux too, and libdispatch stops the program. Called from another thread, it blocks that thread until the main thread is free."
         case .syncOntoOwnQueue:
             "`\(queue).sync` inside a block that already runs on `\(queue)` waits for itself: libdispatch stops the program (on Apple platforms the crash report says \"\(Trap.syncOnOwnQueue.appleMessage ?? "")\"; on Linux it is a bare SIGILL or SIGTRAP) (Chapter 4)."
         case .waitOnQueue:

@@ -1,8 +1,10 @@
 import Foundation
 
 /// A race drawn for a learner (`workbook explain`, `check --explain`): the two threads side by side,
-/// the learner's own lines in the order TSan saw them, the calls in their file that led there, and
-/// the point where no happens-before edge joined them — then the question the lesson asks.
+/// the learner's own lines in the order TSan saw them, the lines of their file on each thread's
+/// stack at its access (not whoever submitted the block, and for the earlier access sometimes only
+/// part of the stack), and between the two the ordering TSan did not see — then the question the
+/// lesson asks.
 ///
 /// Time runs down the page: the access TSan remembered comes first, in the left column; the access
 /// that found it, below and to the right. Pure: it reads the report and the file's text it is given.
@@ -80,7 +82,7 @@ struct RaceTimeline {
         return rows
     }
 
-    /// The row between the two threads: where no happens-before edge joined them.
+    /// The row between the two threads: the ordering TSan did not see between the two accesses.
     private func separator(width: Int) -> String {
         let label = " " + Says.explainSeparator + " "
         let dashes = max(width - label.count, 4)

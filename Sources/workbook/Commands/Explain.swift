@@ -12,9 +12,10 @@ extension Command {
         arguments: .one("exercise", example: "1.1"),
         discussion: """
         Checks one exercise as `check` does and, when TSan reports a race in it, draws the two threads \
-        side by side: your lines in the order TSan saw them, the calls in your file that led there, and \
-        the point where no happens-before edge joined them. Then it asks which line you would move, or \
-        guard. Exit status 0 only if the exercise passed.
+        side by side: your lines in the order TSan saw them, with the lines of your file on each \
+        thread's stack at that access (a thread's stack does not show who submitted its block, and \
+        TSan may keep only part of the earlier access's), and between them the ordering TSan did not \
+        see. Then it asks which line you would move, or guard. Exit status 0 only if the exercise passed.
         """,
         flags: [.runs],
         run: { arguments in

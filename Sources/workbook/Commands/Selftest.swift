@@ -6,7 +6,7 @@ extension Flag {
     static let corpusRuns = Flag("--corpus-runs", .count(default: 1), help: "runs of every near miss and alternative (default 1)")
     static let noDrill = Flag("--no-drill", help: "skip the fault drill")
     static let noCorpus = Flag("--no-corpus", help: "skip the near misses and alternatives")
-    static let recordRaces = Flag("--record-races", .path, help: "keep the TSan report of every race a starter or near miss is graded, as PATH/<name>.log (the reports `explain`'s tests draw)")
+    static let recordRaces = Flag("--record-races", .path, help: "keep the TSan report of every race a starter or near miss is graded, as PATH/<name>.log (the reports `explain`'s tests draw), with PATH/<name>.sha256, the digest of the file it came from")
 }
 
 extension Command {
