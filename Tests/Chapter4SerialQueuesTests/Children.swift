@@ -10,14 +10,20 @@ import WorkbookTestSupport
 // child fails it as "Data race:" under plain `swift test` (`workbook check` reads the
 // report itself), and every other test still runs. (Chapter-specific helpers; WorkbookTestSupport has the rest.)
 
-/// The `DispatchQueue` stored in `object`'s property called `queue`, if it has one.
+/// The `DispatchQueue` `object` guards its state with: its stored property called `queue`, or, when
+/// the answer named it otherwise, its one stored property of that type.
 ///
 /// The exercises hand their types a queue (`let queue` / `private let queue`); a few contract clauses
 /// are about that queue — "a read made while another block runs on `queue` waits for it", "reads run
 /// side by side on `queue`" — and only a block the test itself puts on the queue can observe them.
-/// Read it before any other thread touches the object.
+/// So they are looked for by type, not only by the starter's name: a renamed queue is still held.
+/// `nil` when there is no queue, or more than one to choose from. Read it before any other thread
+/// touches the object.
 func queueProperty(of object: AnyObject) -> DispatchQueue? {
-    Mirror(reflecting: object).children.first { $0.label == "queue" }?.value as? DispatchQueue
+    let children = Mirror(reflecting: object).children
+    if let named = children.first(where: { $0.label == "queue" })?.value as? DispatchQueue { return named }
+    let queues = children.compactMap { $0.value as? DispatchQueue }
+    return queues.count == 1 ? queues[0] : nil
 }
 
 /// Occupies `queue` from a thread of the test: a plain `queue.sync` block that stays until

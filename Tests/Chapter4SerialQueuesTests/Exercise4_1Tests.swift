@@ -249,7 +249,9 @@ extension Exercise4_1Tests {
                 }) else { return childTimedOut("two stores used by four threads did not finish within 3 s") }
                 if let problem = problems.all.first { return problem }
                 // One store's busy queue does not hold up the other.
-                guard let queue = queueProperty(of: one.value) else { return nil }
+                guard let queue = queueProperty(of: one.value) else {
+                    return "could not check that one store's busy queue leaves another store alone: TokenStore has no stored `queue` any more; keep `let queue` and do every access to `cachedToken` on it (4.2's update relies on it)"
+                }
                 let release = Signal()
                 guard occupy(queue, until: release) else { return "a block the test put on a store's queue did not start within 2 s" }
                 defer { release.fire() }

@@ -104,8 +104,9 @@ public struct GradedUnderTSan: SuiteTrait, TestTrait, TestScoping {
             \(FailureMarker.race) the Thread Sanitizer reported \(count == 1 ? "a data race" : "\(count) data races") \
             while this test ran — see the report printed above ("WARNING: ThreadSanitizer: …"): its frames \
             in your exercise file name the two lines that touch the same memory with nothing ordering them. \
-            `swift run workbook check` says it in plain words. (If both lines sit inside `Mutex.withLock`, \
-            this is a known false alarm on Linux: TSan sees only part of what orders a `Mutex`; `workbook check` recognises it.)
+            `swift run workbook check` says it in plain words. (Two lines inside the `withLock` of one and \
+            the same `Mutex` are the one case TSan cannot judge on Linux — it sees only part of what orders a \
+            `Mutex` — and `workbook check` tells that case apart; an `NSLock`, or two different locks, it judges.)
             """), sourceLocation: test.sourceLocation)
     }
 }

@@ -40,9 +40,9 @@ public enum Says {
         "Dispatch Workbook needs Swift \(floor) or later (its tests pass values into Swift Testing's exit tests, which Swift Testing accepts from \(floor) on) and this toolchain is Swift \(found): install Xcode \(Toolchain.floorXcode) or later on a Mac, or a Swift \(floor)+ toolchain from swift.org."
     }
 
-    /// A report TSan cannot judge, on lines inside `Mutex.withLock` (Linux).
-    static func mutexFalseAlarm(_ places: [String]) -> String {
-        "TSan printed a report on lines inside `Mutex.withLock` (\(places.joined(separator: " and "))). On Linux TSan sees only part of what orders a `Mutex`: the uncontended lock and unlock, not the hand-off when threads contend for it (Exercises/MEASUREMENTS.md, M5). So this report cannot decide either way; the verdict rests on the tests' results. A serial queue, `NSLock` or `Atomic` is fully checked by TSan."
+    /// A report TSan cannot judge: both accesses inside the `withLock` of the one `Mutex` `name` (Linux).
+    static func mutexFalseAlarm(_ name: String, _ places: [String]) -> String {
+        "TSan printed a report on two lines inside `\(name).withLock` (\(places.joined(separator: " and "))), the same `Mutex`. On Linux TSan sees only part of what orders a `Mutex`: the uncontended lock and unlock, not the hand-off when threads contend for it (Exercises/MEASUREMENTS.md, M5). So this report cannot decide either way; the verdict rests on the tests' results. A serial queue, `NSLock` or `Atomic` is fully checked by TSan."
     }
 
     // MARK: Runs that ended badly
