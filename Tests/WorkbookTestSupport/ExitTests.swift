@@ -110,9 +110,11 @@ public func judgeChild(
         Issue.record(Comment(rawValue: ChildSanitizer.childLoadedTooLate(what)), sourceLocation: sourceLocation)
         return
     }
-    let trapLine = String(decoding: result.standardErrorContent, as: UTF8.self)
-        .split(separator: "\n").last { $0.contains("dispatch") || $0.contains("Fatal error") }
-        .map { " The child said: \"\($0)\"." } ?? ""
+    let trapLine = (String(decoding: result.standardErrorContent, as: UTF8.self)
+        .split(separator: "\n").last { ($0.contains("dispatch") || $0.contains("Fatal error")) && !$0.hasPrefix(scenarioLinePrefix) }
+        .map { " The child said: \"\($0)\"." } ?? "")
+        // An explored test ended by a trap or a hang: the scenario it was running.
+        + (lastScenario(in: result.standardErrorContent).map { " It happened in this scenario: \($0)." } ?? "")
     switch result.exitStatus {
     case .exitCode(ChildExit.passed):
         return
@@ -124,7 +126,8 @@ public func judgeChild(
     case .exitCode(ChildExit.hung):
         recordTimeout(
             "\(what) did not finish within its bound — "
-                + (ifItHung ?? "something waits for itself: a `sync` onto a queue that is busy running the caller, or a wait nobody signals."),
+                + (ifItHung ?? "something waits for itself: a `sync` onto a queue that is busy running the caller, or a wait nobody signals.")
+                + (lastScenario(in: result.standardErrorContent).map { " It was running this scenario: \($0)." } ?? ""),
             sourceLocation: sourceLocation)
     case .signal(let signal):
         let trap = signal == SIGILL || signal == SIGTRAP ? ", a trap" : ""

@@ -101,7 +101,7 @@ struct CorpusProof: Sendable {
                 }
             }
             guard let launch = build.launch, !items.isEmpty else { continue }
-            let runner = TestRunner(launch: launch)
+            let runner = TestRunner(launch: launch, exploration: .selftest)
             for _ in 0..<runs {
                 for verdict in try runner.run(items) {
                     guard let index = outcomes.firstIndex(where: { $0.entry.chapter == verdict.chapter.name && $0.entry.exerciseID == verdict.exercise.id && round.contains($0.entry) }) else { continue }

@@ -93,7 +93,12 @@ extension Workbook {
         for item in declared {
             let id = item.exercise.id
             let suitePath = Layout.suiteFile(item.chapter, item.exercise)
-            let suite = (try? String(contentsOf: layout.url(suitePath), encoding: .utf8)) ?? ""
+            // The suite's every file: `<Suite>.swift` and its `<Suite>+<part>.swift` files.
+            let folder = layout.url(suitePath).deletingLastPathComponent()
+            let files = Builder.testFiles(ofSuite: item.exercise.suite,
+                                          in: (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            let suite = files.compactMap { try? String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }
+                .joined(separator: "\n")
             if !item.missing.isEmpty {
                 problems.append("\(id) declares nothing for " + item.missing.map(\.rawValue).joined(separator: ", "))
             }

@@ -36,6 +36,10 @@ public struct Selftest: Sendable {
     public var recordRaces: URL?
     /// The `workbook` executable, for the drill's Ctrl-C test; `nil` skips that test.
     public var workbookExecutable: URL?
+    /// Only these near misses and alternatives (by name, or by a prefix of it such as `1.3-` or
+    /// `5.1-alt`): the corpus alone is proven, without the unit tests, the suites' rows or the drills —
+    /// what a maintainer runs after adding an entry.
+    public var entries: [String]?
 
     public init(workbook: Workbook, runs: Int, chapters: [Chapter]? = nil, drill: Bool = true,
                 progress: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -76,6 +80,7 @@ public struct Selftest: Sendable {
     }
 
     public func run() throws -> Report {
+        if let entries { return try runEntries(entries) }
         let start = Date()
         var problems: [String] = []
         let items = chapters.flatMap { chapter in chapter.exercises.map { (chapter: chapter, exercise: $0) } }
@@ -128,7 +133,7 @@ public struct Selftest: Sendable {
             progress("Run \(run) of \(runs)…")
             if let launch = solutions.launch {
                 let built = items.filter { solutions.contains($0.chapter, $0.exercise) }
-                for verdict in try TestRunner(launch: launch).run(built) {
+                for verdict in try TestRunner(launch: launch, exploration: .selftest).run(built) {
                     guard let index = rows.firstIndex(where: { $0.exercise.id == verdict.exercise.id }) else { continue }
                     rows[index].solutionSeconds.append(verdict.seconds)
                     if verdict.passed {
@@ -140,7 +145,7 @@ public struct Selftest: Sendable {
             }
             if let launch = starters.launch {
                 let built = items.filter { starters.contains($0.chapter, $0.exercise) }
-                for verdict in try TestRunner(launch: launch).run(built) {
+                for verdict in try TestRunner(launch: launch, exploration: .selftest).run(built) {
                     guard let index = rows.firstIndex(where: { $0.exercise.id == verdict.exercise.id }) else { continue }
                     rows[index].starterSeconds.append(verdict.seconds)
                     let undrawn = Self.undrawnRace(verdict, in: workbook, recordingAs: "starter-\(verdict.exercise.id)", to: recordRaces)
@@ -254,5 +259,21 @@ public struct Selftest: Sendable {
         if ran == 0 { failures.append("no unit test ran (\(run.termination.description))") }
         if !stream.runEnded { failures.append("the unit tests did not finish (\(run.termination.description))") }
         return (failures.isEmpty && run.termination == .exited(0), failures)
+    }
+}
+
+extension Selftest {
+    /// The corpus entries `names` select, proven alone (see ``entries``).
+    func runEntries(_ names: [String]) throws -> Report {
+        let start = Date()
+        let (all, problems) = workbook.corpus(of: chapters)
+        let chosen = all.filter { entry in names.contains { entry.name == $0 || entry.name.hasPrefix($0) } }
+        let unknown = names.filter { name in !all.contains { $0.name == name || $0.name.hasPrefix(name) } }
+        var proof = CorpusProof(workbook: workbook, entries: chosen, runs: corpusRuns, progress: progress)
+        proof.recordRaces = recordRaces
+        let outcomes = try proof.run()
+        return Report(rows: [], runs: runs, unitTestsPassed: true, unitTestFailures: [],
+                      buildProblems: unknown.map { "No near miss or alternative is called '\($0)' (or starts so)." },
+                      corpus: outcomes, corpusProblems: problems, drill: [], seconds: Date().timeIntervalSince(start))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WorkbookWire
 
 /// Grades a learner's exercises: build under TSan (leaving out chapters that do not compile), run,
 /// and collect verdicts, `runs` times.
@@ -16,6 +17,8 @@ public struct Checker: Sendable {
     /// What starts the test processes over a build; `nil`: ``LaunchedTestProcess`` on ``platform``.
     /// Tests give recorded runs here, so a whole check is tested without a compiler.
     var testProcess: (@Sendable (TestLaunch) -> any TestProcess)?
+    /// How many scenarios explored tests run: `check`'s time per test, or a classroom's fixed count.
+    public var exploration: Budget = .check
 
     public init(workbook: Workbook, scratchPath: URL? = nil, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.workbook = workbook
@@ -82,10 +85,11 @@ public struct Checker: Sendable {
 }
 
 public extension Checker {
-    /// The real test processes over `launch`, on ``platform``.
+    /// The real test processes over `launch`, on ``platform``, exploring as ``exploration`` says.
     func launchedProcess(_ launch: TestLaunch) -> any TestProcess {
         var process = LaunchedTestProcess(launch: launch)
         process.platform = platform
+        process.exploration = exploration
         return process
     }
 

@@ -27,6 +27,12 @@ enum PatternCheck {
         }
     }
 
+    /// Whether `source` holds a form the Thread Sanitizer cannot judge (``Rule/setsAsideRuns``), so
+    /// that what its runs found is set aside for the rule's own sentence.
+    static func setsAsideRuns(in source: String) -> Bool {
+        matches(in: source).contains { Rule(rawValue: $0.rule)?.setsAsideRuns == true }
+    }
+
     /// What every rule found in `source`, in line order; `noDeadline` as for ``failures(in:file:noDeadline:)``.
     static func matches(in source: String, noDeadline: Bool = false) -> [PatternWarning] {
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false).map { stripped(String($0)) }
@@ -207,6 +213,10 @@ enum PatternCheck {
         /// `AtomicFence`, "not implemented": a hardware fence, no happens-before), and a barrier flag that TSan's `dispatch_async` interceptor drops (it resubmits a
         /// wrapper of the block, and Swift's overlay sends a `DispatchWorkItem`'s, a group's or a QoS's
         /// barrier through a work item: MEASUREMENTS.md M4).
+        /// Whether a run under TSan says nothing where this rule matched: a fence it does not model, a
+        /// barrier its interceptor drops (the block then runs beside the others, under TSan only).
+        var setsAsideRuns: Bool { self == .unseenFence || self == .unseenBarrier }
+
         var failure: FailureKind? {
             switch self {
             case .ignoredTimedWait, .sanitizerHook, .timedWaitGivesUp, .unseenFence, .unseenBarrier: .wrong

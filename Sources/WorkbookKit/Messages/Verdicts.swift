@@ -84,6 +84,7 @@ public enum Says {
     static let segvUnderTSan = "a memory access went wrong (SEGV) — what a data race on an Array or a Dictionary often ends in"
 
     static let sanitizerMemoryMapping = "The Thread Sanitizer could not start: this kernel randomizes memory more than TSan supports (\"unexpected memory mapping\"). Run the workbook under `setarch $(uname -m) -R`, or lower the randomization with `sudo sysctl vm.mmap_rnd_bits=28`."
+    static let runSetAside = "What the tests found under the Thread Sanitizer was set aside: this file uses a form TSan cannot judge (see the line named above) and runs differently under it, so the run says nothing either way about your code."
     static let sanitizerLoadedTooLate = "The Thread Sanitizer stopped the tests before grading anything: it was loaded after the test process started (\"Interceptors are not working\"), which on a Mac happens when the tests are not run through `swift test --sanitize=thread`. Nothing in your exercise caused it; `swift run workbook doctor` checks the set-up and says what to change."
     static let sanitizerFatal = "The Thread Sanitizer stopped with a fatal error before grading anything; see the output with --verbose."
 

@@ -29,6 +29,9 @@ struct LaunchedTestProcess: TestProcess {
     /// Seconds the event stream may stay unchanged before the run counts as stuck. Every wait in a
     /// suite is bounded far below this, so a quiet stream means code that never returns.
     var quietLimit: Double = 10
+    /// How many scenarios the suites' explored tests run (`WORKBOOK_EXPLORE`): a time per test for
+    /// `check`, fixed counts for the self-test and a classroom grade.
+    var exploration: Budget = .check
 
     public init(launch: TestLaunch) { self.launch = launch }
 
@@ -80,7 +83,7 @@ struct LaunchedTestProcess: TestProcess {
         let testing = toolchain.eventStreamArguments(to: events.path) + filters.flatMap { ["--filter", $0] }
         let command = launch.command(testing)
         let environment = command.environment.merging(sanitizerEnvironment(logFolder: folder)) { _, sanitizer in sanitizer }
-            .merging([GraderEnvironment.testsAtOnce: String(testsAtOnce)]) { _, new in new }
+            .merging([GraderEnvironment.testsAtOnce: String(testsAtOnce), Budget.variable: exploration.description]) { _, new in new }
         return (command.executable, command.arguments, environment, events)
     }
 

@@ -6,6 +6,7 @@ extension Flag {
     static let corpusRuns = Flag("--corpus-runs", .count(default: 1), help: "runs of every near miss and alternative (default 1)")
     static let noDrill = Flag("--no-drill", help: "skip the fault drill")
     static let noCorpus = Flag("--no-corpus", help: "skip the near misses and alternatives")
+    static let entries = Flag("--entries", .text(name: "NAMES"), help: "prove only these near misses and alternatives (names or prefixes, comma-separated, e.g. 5.1-two-locks,1.3-): no unit tests, suites or drills")
     static let recordRaces = Flag("--record-races", .path, help: "keep the TSan report of every race a starter or near miss is graded, as PATH/<name>.log (the reports `explain`'s tests draw), with PATH/<name>.sha256, the digest of the file it came from")
 }
 
@@ -32,7 +33,7 @@ extension Command {
         `grade` — one of them trying to write outside its folder and to reach a listener the drill holds \
         on 127.0.0.1.
         """,
-        flags: [.suiteRuns, .corpusRuns, .noDrill, .noCorpus, .recordRaces],
+        flags: [.suiteRuns, .corpusRuns, .noDrill, .noCorpus, .recordRaces, .entries],
         run: { arguments in
             let workbook = try currentWorkbook()
             let chapters = try arguments.positional.isEmpty ? nil : arguments.positional.map { name in
@@ -47,6 +48,7 @@ extension Command {
             selftest.corpus = !arguments.has(.noCorpus)
             selftest.corpusRuns = arguments.count(.corpusRuns)
             selftest.recordRaces = arguments.text(.recordRaces).map { URL(fileURLWithPath: $0) }
+            selftest.entries = arguments.text(.entries).map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
             let report = try selftest.run()
             Terminal.say(report.rendered(style: .automatic))
             return report.succeeded ? 0 : 1

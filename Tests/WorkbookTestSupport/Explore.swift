@@ -1,0 +1,187 @@
+import Dispatch
+import Foundation
+import WorkbookWire
+
+// What explored scenarios are made of: the queues a caller hands over, the places a call comes from,
+// the deadlines it takes — each a value a scenario generator picks, described in words a learner
+// reads when that scenario fails (see `explore` in WorkbookWire: seeds, budget, shrinking).
+
+/// The kinds of queue a caller may hand to learner code: every one a contract that takes "a queue"
+/// allows.
+public enum QueueKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// A serial queue of the caller's.
+    case serial
+    /// A concurrent queue of the caller's: blocks on it run side by side.
+    case concurrent
+    /// A global queue: concurrent, shared with the whole process, and no queue-specific data.
+    case global
+    /// `DispatchQueue.main`. (In a Linux test process the main queue is drained, but not on the
+    /// process's first thread: measured in an exit test's child, Swift 6.3.1 — so "the main queue"
+    /// is a dimension here, "the main thread" is not.)
+    case main
+
+    public var description: String {
+        switch self {
+        case .serial: "a serial queue"
+        case .concurrent: "a concurrent queue"
+        case .global: "a global queue"
+        case .main: "the main queue"
+        }
+    }
+
+    /// A queue of this kind, which can tell whether code runs on it.
+    public func make(label: String = "workbook.explored") -> ProbedQueue { ProbedQueue(self, label: label) }
+}
+
+/// A queue handed to learner code, and whether code runs on it.
+public final class ProbedQueue: Sendable {
+    public let kind: QueueKind
+    public let queue: DispatchQueue
+    /// One key per probe: two probes of the main queue do not mistake each other's marks.
+    private let key = DispatchSpecificKey<UInt>()
+    private let mark: UInt
+
+    init(_ kind: QueueKind, label: String) {
+        self.kind = kind
+        mark = UInt(bitPattern: ObjectIdentifier(key).hashValue)
+        switch kind {
+        case .serial: queue = DispatchQueue(label: label)
+        case .concurrent: queue = DispatchQueue(label: label, attributes: .concurrent)
+        case .global: queue = .global()
+        case .main: queue = .main
+        }
+        // A global queue takes no queue-specific data (libdispatch root queues); code on it is
+        // told by its thread instead (see `onIt`).
+        if kind != .global { queue.setSpecific(key: key, value: mark) }
+    }
+
+    /// Whether the calling code runs on this queue: `nil` for a global queue, which cannot say.
+    public var isCurrent: Bool? {
+        kind == .global ? nil : DispatchQueue.getSpecific(key: key) == mark
+    }
+}
+
+/// Where a call into learner code comes from.
+public enum CallSite: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// A thread of the test's own.
+    case thread
+    /// A block on a serial queue of the test's.
+    case serialQueue
+    /// A block on a concurrent queue of the test's.
+    case concurrentQueue
+    /// A block on a global queue.
+    case globalQueue
+    /// A block on the main queue.
+    case mainQueue
+
+    public var description: String {
+        switch self {
+        case .thread: "a thread of its own"
+        case .serialQueue: "a block on a serial queue"
+        case .concurrentQueue: "a block on a concurrent queue"
+        case .globalQueue: "a block on a global queue"
+        case .mainQueue: "a block on the main queue"
+        }
+    }
+
+    /// Runs `work` from this place, without waiting for it.
+    public func start(_ work: @escaping @Sendable () -> Void) {
+        switch self {
+        case .thread: startThread(work)
+        case .serialQueue: DispatchQueue(label: "workbook.call-site").async(execute: work)
+        case .concurrentQueue: DispatchQueue(label: "workbook.call-site", attributes: .concurrent).async(execute: work)
+        case .globalQueue: DispatchQueue.global().async(execute: work)
+        case .mainQueue: DispatchQueue.main.async(execute: work)
+        }
+    }
+}
+
+/// The deadlines a timed call takes, in seconds from when it is made.
+public enum Deadline: Sendable, Equatable, CustomStringConvertible {
+    /// Already past (a second ago, or the clock's start).
+    case past
+    /// `.now()`.
+    case now
+    /// This many seconds ahead.
+    case ahead(Double)
+    /// `.distantFuture`.
+    case distantFuture
+
+    public var description: String {
+        switch self {
+        case .past: "a deadline already past"
+        case .now: "the deadline .now()"
+        case let .ahead(seconds): "a deadline \(formatSeconds(seconds)) ahead"
+        case .distantFuture: "the deadline .distantFuture"
+        }
+    }
+
+    /// The deadline, taken now.
+    public var time: DispatchTime {
+        let now = DispatchTime.now()
+        switch self {
+        case .past: return DispatchTime(uptimeNanoseconds: max(now.uptimeNanoseconds, 1_000_000_001) - 1_000_000_000)
+        case .now: return now
+        case let .ahead(seconds): return now + seconds
+        case .distantFuture: return .distantFuture
+        }
+    }
+
+    /// Seconds from now until it passes (`nil` for never).
+    public var seconds: Double? {
+        switch self {
+        case .past, .now: 0
+        case let .ahead(seconds): seconds
+        case .distantFuture: nil
+        }
+    }
+}
+
+/// Explores scenarios inside an exit test's child (``runInChild(seconds:cutShort:_:)``): the
+/// learner's sentence for the smallest failing scenario, or `nil` when every one held. `test` is
+/// the test's filter, for the line that runs the scenario again.
+public func exploreScenarios<Scenario: Sendable & CustomStringConvertible>(
+    _ test: String,
+    generate: (inout Seeded) -> Scenario,
+    shrink: (Scenario) -> [Scenario],
+    run: (Scenario) -> Violation?
+) -> String? {
+    let budget = Budget.current
+    return explore(budget: budget, shrinkSeconds: exploreShrinkSeconds, generate: generate, shrink: shrink, run: { scenario in
+        // Said before it runs: a scenario that traps or hangs ends the child, and the parent then
+        // names the scenario from the last of these lines (``lastScenario(in:)``).
+        FileHandle.standardError.write(Data("\(scenarioLinePrefix)\(scenario)\n".utf8))
+        return run(scenario)
+    })?.report(test: test)
+}
+
+/// What opens the line a child writes to standard error before each scenario it runs.
+let scenarioLinePrefix = "workbook-scenario: "
+
+/// The scenario a child was running when it ended, from its standard error; `nil` when it ran none.
+func lastScenario(in standardError: [UInt8]) -> String? {
+    String(decoding: standardError, as: UTF8.self).split(separator: "\n")
+        .last { $0.hasPrefix(scenarioLinePrefix) }
+        .map { String($0.dropFirst(scenarioLinePrefix.count)) }
+}
+
+/// How long shrinking a failing scenario may take.
+public let exploreShrinkSeconds = 3.0
+
+/// The bound for a child that explores: the budget's time, shrinking, and a margin for the last
+/// scenario to finish.
+public var exploringChildSeconds: Double { Budget.current.seconds + exploreShrinkSeconds + 3 }
+
+/// A gate that, once opened, lets every waiter through, now and later (a `Signal` lets one through
+/// per fire). Opening it orders what the opener did before it ahead of what each waiter does after.
+public final class Gate: Sendable {
+    private let group = DispatchGroup()
+
+    public init() { group.enter() }
+
+    /// Opens the gate; once only.
+    public func open() { group.leave() }
+
+    /// Waits at most `seconds` for the gate to open; `true` when it did.
+    public func passes(within seconds: Double) -> Bool { group.wait(timeout: .now() + seconds) == .success }
+}
