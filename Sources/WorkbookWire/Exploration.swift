@@ -50,13 +50,22 @@ public struct Budget: Sendable, Equatable, CustomStringConvertible {
     // stream stays quiet for 10 s (an exploring test writes nothing until it ends).
 
     /// Plain `swift test`: a fixed set, the same every run.
-    public static let plain = Budget(scenarios: 10, seconds: 4)
+    public static let plain = Budget(scenarios: 10, seconds: 3)
     /// `workbook check`: within a time per test (the seeds still fixed, so a failure reproduces).
     public static let check = Budget(scenarios: 100, seconds: 2.5)
     /// `workbook selftest`: more scenarios, fixed.
-    public static let selftest = Budget(scenarios: 40, seconds: 5)
+    public static let selftest = Budget(scenarios: 40, seconds: 4)
     /// A classroom grade: a fixed number, so that one code gets one grade on every machine.
-    public static let classroom = Budget(scenarios: 16, seconds: 6)
+    public static let classroom = Budget(scenarios: 16, seconds: 4)
+
+    /// How long shrinking a failing scenario may take, on top of the budget's time.
+    public static let shrinkSeconds = 2.5
+    /// The longest one scenario of the chapters' takes, measured with margin: a test explores at
+    /// most the budget's time, then shrinks, then finishes the scenario it is in.
+    public static let longestScenario = 2.5
+
+    /// The most an exploring test can take: what its child process is bounded by.
+    public var longestTest: Double { seconds + Self.shrinkSeconds + Self.longestScenario }
 
     /// `seed=S`: that scenario alone.
     public static func one(_ seed: UInt64) -> Budget { Budget(scenarios: 1, seconds: 60, first: seed) }

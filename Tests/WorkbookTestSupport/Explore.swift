@@ -147,7 +147,7 @@ public func exploreScenarios<Scenario: Sendable & CustomStringConvertible>(
     run: (Scenario) -> Violation?
 ) -> String? {
     let budget = Budget.current
-    return explore(budget: budget, shrinkSeconds: exploreShrinkSeconds, generate: generate, shrink: shrink, run: { scenario in
+    return explore(budget: budget, shrinkSeconds: Budget.shrinkSeconds, generate: generate, shrink: shrink, run: { scenario in
         // Said before it runs: a scenario that traps or hangs ends the child, and the parent then
         // names the scenario from the last of these lines (``lastScenario(in:)``).
         FileHandle.standardError.write(Data("\(scenarioLinePrefix)\(scenario)\n".utf8))
@@ -165,12 +165,10 @@ func lastScenario(in standardError: [UInt8]) -> String? {
         .map { String($0.dropFirst(scenarioLinePrefix.count)) }
 }
 
-/// How long shrinking a failing scenario may take.
-public let exploreShrinkSeconds = 3.0
 
 /// The bound for a child that explores: the budget's time, shrinking, and a margin for the last
 /// scenario to finish.
-public var exploringChildSeconds: Double { Budget.current.seconds + exploreShrinkSeconds + 3 }
+public var exploringChildSeconds: Double { Budget.current.longestTest }
 
 /// A gate that, once opened, lets every waiter through, now and later (a `Signal` lets one through
 /// per fire). Opening it orders what the opener did before it ahead of what each waiter does after.
