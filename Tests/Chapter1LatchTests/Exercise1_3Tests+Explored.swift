@@ -319,12 +319,3 @@ final class Box: @unchecked Sendable {
     var value: Int
     init(_ value: Int) { self.value = value }
 }
-
-/// The threads currently inside a call, by `pthread_t`.
-final class ThreadSet: @unchecked Sendable {
-    private let lock = NSLock()
-    private var threads: [pthread_t] = []
-    func insert(_ thread: pthread_t) { lock.withLock { threads.append(thread) } }
-    func remove(_ thread: pthread_t) { lock.withLock { threads.removeAll { pthread_equal($0, thread) != 0 } } }
-    func contains(_ thread: pthread_t) -> Bool { lock.withLock { threads.contains { pthread_equal($0, thread) != 0 } } }
-}

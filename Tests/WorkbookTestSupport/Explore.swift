@@ -183,3 +183,16 @@ public final class Gate: Sendable {
     /// Waits at most `seconds` for the gate to open; `true` when it did.
     public func passes(within seconds: Double) -> Bool { group.wait(timeout: .now() + seconds) == .success }
 }
+
+/// The threads currently inside a call, by `pthread_t`: code that finds its own thread here runs
+/// inside that call (a block "submitted" that in fact ran at once, on the caller's thread).
+public final class ThreadSet: @unchecked Sendable {
+    private let lock = NSLock()
+    private var threads: [pthread_t] = []
+
+    public init() {}
+
+    public func insert(_ thread: pthread_t) { lock.withLock { threads.append(thread) } }
+    public func remove(_ thread: pthread_t) { lock.withLock { threads.removeAll { pthread_equal($0, thread) != 0 } } }
+    public func contains(_ thread: pthread_t) -> Bool { lock.withLock { threads.contains { pthread_equal($0, thread) != 0 } } }
+}
