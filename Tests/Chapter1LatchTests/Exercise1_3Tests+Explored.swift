@@ -313,9 +313,3 @@ extension Exercise1_3Tests {
         judgeChild(result, "Exploring scenarios of the latch's contract", ifItCrashed: Self.unbalancedLeave)
     }
 }
-
-/// Plain memory one thread writes and another reads: only what orders the two makes the read safe.
-final class Box: @unchecked Sendable {
-    var value: Int
-    init(_ value: Int) { self.value = value }
-}

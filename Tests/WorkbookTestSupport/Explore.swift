@@ -196,3 +196,10 @@ public final class ThreadSet: @unchecked Sendable {
     public func remove(_ thread: pthread_t) { lock.withLock { threads.removeAll { pthread_equal($0, thread) != 0 } } }
     public func contains(_ thread: pthread_t) -> Bool { lock.withLock { threads.contains { pthread_equal($0, thread) != 0 } } }
 }
+
+/// Plain memory one thread writes and another reads: only what the code under test orders makes
+/// the read safe, and the Thread Sanitizer checks that it does.
+public final class Box: @unchecked Sendable {
+    public var value: Int
+    public init(_ value: Int) { self.value = value }
+}
