@@ -109,6 +109,89 @@ struct ExplainTests {
         #expect(recorded.subtracting(expected).sorted() == [], "recordings of entries that are no longer race-kind")
     }
 
+    /// One thread's column of a drawing: its rows, left (the first access) or right (the second).
+    static func column(_ lines: [String], right: Bool, width: Int = 80) -> [String] {
+        let middle = (width - 3) / 2
+        return lines.compactMap { line in
+            let characters = Array(line)
+            guard characters.count > middle, characters[middle] == "│" else { return nil }
+            let left = String(characters[..<middle])
+            let isRight = left.allSatisfy(\.isWhitespace)
+            guard isRight == right else { return nil }
+            return isRight ? String(characters[(middle + 1)...].dropFirst()) : left
+        }
+    }
+
+    /// Whether a line of Swift (its `//` comment left out) writes `variable`: assigns it (through
+    /// `[…]`, `.member` or `!` too), changes it by a mutating call, or passes it `&inout` — and does
+    /// not declare it.
+    static func writes(_ variable: String, in code: String) -> Bool {
+        let name = NSRegularExpression.escapedPattern(for: variable)
+        let code = code.components(separatedBy: "//")[0]
+        if code.range(of: #"\b(let|var)\s+"# + name + #"\b"#, options: .regularExpression) != nil { return false }
+        let chain = #"(\s*\[[^\]]*\]|\s*\.\s*[A-Za-z_]\w*|[!?])*"#
+        let assigned = #"\b"# + name + #"\b"# + chain + #"\s*(=(?!=)|[-+*/%&|^]=|<<=|>>=)"#
+        let mutated = #"\b"# + name + #"\b"# + chain + #"\.(append|insert|remove\w*|updateValue|toggle|popLast|sort|merge|subtract|formUnion)\("#
+        return [assigned, mutated, "&" + name + #"\b"#].contains { code.range(of: $0, options: .regularExpression) != nil }
+    }
+
+    @Test("every drawn access sits under a line that makes it: a write under a line that writes the variable it names, a read under one that names it",
+          arguments: expectedRecordings.map(\.name))
+    func drawnLinesHoldTheirAccess(name: String) throws {
+        let source = try #require(Self.expectedRecordings.first { $0.name == name }?.source)
+        let log = try String(contentsOf: Self.races.appendingPathComponent(name + ".log"), encoding: .utf8)
+        let report = try #require(TSanReport.parse(log).first)
+        let id = String(name.hasPrefix("starter-") ? name.dropFirst("starter-".count) : name.prefix { $0 != "-" })
+        let (chapter, exercise) = Fixture.items(id)[0]
+        let file = Layout.exerciseFile(chapter, exercise)
+        let text = try String(contentsOf: source, encoding: .utf8)
+        let sourceLines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = RaceTimeline(exercise: exercise, report: report, file: file, source: text).lines()
+        // The accesses as drawn: the remembered one on the left. One made by code the learner's
+        // line called (a test's completion) is drawn under that call, which is not held here.
+        let accesses = report.accesses.filter(\.isPrevious) + report.accesses.filter { !$0.isPrevious }
+        for (access, right) in zip(accesses, [false, true]) {
+            let before = access.frames.prefix { !$0.isIn("/" + file) }
+            guard before.count < access.frames.count, !before.contains(where: { $0.file?.hasSuffix(".swift") ?? false }) else { continue }
+            let rows = Self.column(lines, right: right)
+            let claims = rows.indices.filter { rows[$0].contains("▲ ") && !rows[$0].contains("TSan kept no line") }
+            for claim in claims {
+                let said = rows[claim] + (claim + 1 < rows.count && !rows[claim + 1].contains("│") ? " " + rows[claim + 1] : "")
+                let quoted = try #require(rows[claim - 1].wholeMatch(of: /\s*(\d+)│ .*/), "\(name): \(said) is under no line:\n\(lines.joined(separator: "\n"))")
+                let number = try #require(Int(quoted.1))
+                let code = sourceLines[number - 1]
+                let variable = try #require(said.firstMatch(of: /`([^`]+)`/).map { String($0.1) },
+                                            "\(name): the access at line \(number) names no variable: \(said)")
+                if access.isWrite {
+                    #expect(said.contains("▲ writes"), "\(name): a write drawn as \(said)")
+                    #expect(Self.writes(variable, in: code), "\(name): line \(number) does not write `\(variable)`: \(code)")
+                } else {
+                    #expect(said.contains("▲ reads"), "\(name): a read drawn as \(said)")
+                    #expect(code.range(of: "\\b\(variable)\\b", options: .regularExpression) != nil,
+                            "\(name): line \(number) does not use `\(variable)`: \(code)")
+                }
+            }
+            #expect(!claims.isEmpty || rows.contains { $0.contains("TSan kept no line") }, "\(name): an access drawn with no claim")
+        }
+    }
+
+    @Test("a lock around only the decrement: the write is drawn at the decrement, not at the `if` that reads outside the lock")
+    func lockAroundDecrementOnly() throws {
+        let name = "1.1-lock-around-decrement-only"
+        let source = try #require(Self.expectedRecordings.first { $0.name == name }?.source)
+        let text = try String(contentsOf: source, encoding: .utf8)
+        let report = try #require(TSanReport.parse(String(contentsOf: Self.races.appendingPathComponent(name + ".log"), encoding: .utf8)).first)
+        // TSan kept no line for the write, and the read's line for the same closure.
+        #expect(report.accesses.first { $0.isWrite }?.frames.first?.line == nil)
+        let (chapter, exercise) = Fixture.items("1.1")[0]
+        let lines = RaceTimeline(exercise: exercise, report: report, file: Layout.exerciseFile(chapter, exercise), source: text).lines()
+        let joined = lines.joined(separator: " ")
+        #expect(joined.contains("read `toComplete` at line 17") && joined.contains("wrote `toComplete` at line 15"), "\(lines.joined(separator: "\n"))")
+        let finding = try #require(Grader(sources: .exercises, readSource: { _ in text }).raceFinding(report, Fixture.items("1.1"))?.1)
+        #expect(finding.message.contains("CountdownBlock.swift:17 (read") && finding.message.contains("CountdownBlock.swift:15 (write"), "\(finding.message)")
+        #expect(!finding.message.contains(":17 (write"))
+    }
+
     @Test("every recorded race draws: a line of the learner's file, both threads, 80 columns",
           arguments: expectedRecordings.map(\.name))
     func recorded(name: String) throws {
