@@ -221,9 +221,25 @@ struct ReportTests {
         #expect(!text.contains("rrrrrrrr"), "raw reports only with --verbose")
         #expect(sampleReport().rendered(style: .plain, verbose: true, workbook: Fixture.workbook).contains("rrrrrrrr"))
         #expect(text.contains("1 of 2 exercises pass."))
-        #expect(text.contains("`workbook hint 1.2` · `workbook explain 1.2`"), "a race points to its drawing")
+        #expect(text.contains("\(Says.command("hint 1.2")) · \(Says.command("explain 1.2"))"), "a race points to its drawing")
         #expect(Style.removingEscapes("\u{1B}[90m↳ line\u{1B}[0m and \u{1B}[1;31mred\u{1B}[0m") == "↳ line and red")
         #expect(Style.plain.fitting("\u{1B}[2mdim\u{1B}[0m") == "dim")
         #expect(Style(color: true).fitting("\u{1B}[2mdim\u{1B}[0m") == "\u{1B}[2mdim\u{1B}[0m")
+    }
+}
+
+@Suite("Suggested commands: as the learner starts the tool")
+struct CommandFormTests {
+    @Test("started by `swift run` (a .build folder, whatever its name) → `swift run workbook`; typed → as typed; another process → `workbook`",
+          arguments: [("/home/ada/gcd/.build/debug/workbook", "swift run workbook"),
+                      ("/home/ada/gcd/.build-ci/x86_64-unknown-linux-gnu/debug/workbook", "swift run workbook"),
+                      ("workbook", "workbook"), ("./workbook", "./workbook"), ("/usr/local/bin/workbook", "/usr/local/bin/workbook"),
+                      ("/Applications/Xcode.app/Contents/Developer/usr/bin/xctest", "workbook")])
+    func detected(argv0: String, prefix: String) {
+        let form = CommandForm(startedAs: argv0)
+        #expect(form.prefix == prefix)
+        #expect(form.line("check 1.2") == "\(prefix) check 1.2")
+        #expect(form.applied(to: "Then run `workbook check 1.2` again; `workbook hint 1.2` helps.")
+            == "Then run `\(prefix) check 1.2` again; `\(prefix) hint 1.2` helps.")
     }
 }

@@ -149,7 +149,7 @@ extension Says {
     }
 
     static func noLock(_ file: String, in root: String) -> String {
-        "There is no \(file) in \(root): only a student copy made by `workbook export` is graded as a classroom assignment."
+        "There is no \(file) in \(root): only a student copy made by \(command("export")) is graded as a classroom assignment."
     }
 
     static func lockUnreadable(_ file: String, _ error: any Error) -> String {

@@ -89,11 +89,11 @@ public enum Says {
     // MARK: Code that does not compile
 
     static func fileMissing(_ file: String, _ exercise: Exercise) -> String {
-        "\(file) is missing. `workbook reset \(exercise.id)` brings the starter back (a copy of anything it replaces goes to \(Layout.backupsFolder)/)."
+        "\(file) is missing. \(command("reset \(exercise.id)")) brings the starter back (a copy of anything it replaces goes to \(Layout.backupsFolder)/)."
     }
 
     static func chapterMissingFile(_ chapter: Chapter, _ file: String, _ missing: Exercise) -> String {
-        "Chapter \(chapter.number) cannot compile while \(file) (exercise \(missing.id)) is missing; `workbook reset \(missing.id)` brings its starter back."
+        "Chapter \(chapter.number) cannot compile while \(file) (exercise \(missing.id)) is missing; \(command("reset \(missing.id)")) brings its starter back."
     }
 
     static func chapterDoesNotCompile(_ chapter: Chapter, _ error: CompilerError) -> String {

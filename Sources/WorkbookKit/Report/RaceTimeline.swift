@@ -134,8 +134,16 @@ struct RaceTimeline {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 
+    /// `text` wrapped, each command it suggests as the learner starts the tool.
     private func wrapped(_ text: String, width: Int, indent: String = "") -> [String] {
-        wrap(text, indent: indent, width: width).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        wrap(CommandForm.current.applied(to: text), indent: indent, width: width).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+}
+
+public extension CheckReport.Result {
+    /// Whether `explain` draws a race of this exercise (one of its runs reported one in its file).
+    func hasRaceDrawing(in workbook: Workbook) -> Bool {
+        runs.contains { RaceTimeline.of($0, in: workbook) != nil }
     }
 }
 
@@ -151,7 +159,7 @@ public extension CheckReport {
             guard !racesOnly else { return nil }
             let said = result.passed ? Says.explainPassed(result.exercise)
                 : Says.explainNotARace(result.exercise, kind: result.kind?.label ?? "failed")
-            return wrap(said, width: width)
+            return wrap(CommandForm.current.applied(to: said), width: width)
         }
     }
 }

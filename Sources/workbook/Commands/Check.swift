@@ -71,17 +71,24 @@ func printNext(_ next: LearnerSession.Item?, report: CheckReport, style: Style) 
         Terminal.say(style.green("Every exercise is done. Well synchronized!"))
         return
     }
-    let failedHere = report.results.contains { $0.exercise.id == next.exercise.id && !$0.passed }
-    let verb = failedHere ? "fix" : "next"
-    Terminal.say(wrap("\(style.bold("Next:")) \(verb) \(next.exercise.id) \(next.exercise.title) — \(Layout.exerciseFile(next.chapter, next.exercise))",
-               width: Terminal.width))
+    let failed = report.results.contains { $0.exercise.id == next.exercise.id && !$0.passed }
+    Terminal.say(wrap(Next.line(exercise: next.exercise, in: next.chapter, failed: failed, style: style), width: Terminal.width))
+}
+
+/// The line that says where to go next.
+enum Next {
+    /// "Next: fix 1.1 A countdown block — Exercises/…/CountdownBlock.swift" when the check just saw it
+    /// fail, else "Next: 1.2 The animation latch — Exercises/…/AnimationLatch.swift".
+    static func line(exercise: Exercise, in chapter: Chapter, failed: Bool, style: Style) -> String {
+        "\(style.bold("Next:")) \(failed ? "fix " : "")\(exercise.id) \(exercise.title) — \(Layout.exerciseFile(chapter, exercise))"
+    }
 }
 
 /// `check --classroom`: the lock first, then the assigned exercises asked for, then their points.
 /// Exit status 0 only when every exercise checked earned its points.
 private func checkClassroom(_ workbook: Workbook, _ arguments: ParsedArguments) throws -> Int32 {
     guard FileManager.default.fileExists(atPath: workbook.layout.url(WorkbookLock.fileName).path) else {
-        throw UsageError(message: "there is no \(WorkbookLock.fileName) here: --classroom grades a student copy made by `workbook export`.")
+        throw UsageError(message: "there is no \(WorkbookLock.fileName) here: --classroom grades a student copy made by \(Says.command("export")).")
     }
     let lock = try WorkbookLock.read(root: workbook.root)
     let violations = try lock.verify(root: workbook.root)

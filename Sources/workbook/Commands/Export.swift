@@ -27,6 +27,7 @@ extension Command {
         assignment from it.
         """,
         flags: [.student, .chapters, .points, .hints],
+        audience: .workbook,
         run: { arguments in
             guard let folder = arguments.text(.student) else {
                 throw UsageError(message: "say where the student copy goes: --student DIR.")

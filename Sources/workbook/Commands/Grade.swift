@@ -27,6 +27,7 @@ extension Command {
         With --merge, joins the CSVs of the shards of one batch into one gradebook.
         """,
         flags: [.out, .html, .jobs, .shard, .merge],
+        audience: .teachers,
         run: { arguments in
             guard let out = arguments.text(.out) else { throw UsageError(message: "say where the gradebook goes: --out gradebook.csv.") }
             let gradebook: Gradebook
@@ -40,11 +41,11 @@ extension Command {
                 })
             } else {
                 guard arguments.positional.count == 1 else {
-                    throw UsageError(message: "name one folder of submissions, e.g. `workbook grade submissions --out gradebook.csv`.")
+                    throw UsageError(message: "name one folder of submissions, e.g. \(Says.command("grade submissions --out gradebook.csv")).")
                 }
                 let workbook = try currentWorkbook()
                 guard FileManager.default.fileExists(atPath: workbook.layout.url(WorkbookLock.fileName).path) else {
-                    throw UsageError(message: "there is no \(WorkbookLock.fileName) here: run grade in the student copy `workbook export` wrote (the assignment's template).")
+                    throw UsageError(message: "there is no \(WorkbookLock.fileName) here: run grade in the student copy \(Says.command("export")) wrote (the assignment's template).")
                 }
                 let folder = URL(fileURLWithPath: arguments.only)
                 var submissions = try BatchGrader.submissions(in: folder)
