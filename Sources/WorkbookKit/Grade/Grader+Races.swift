@@ -24,9 +24,13 @@ extension Grader {
                 let place = line.map { ":\($0)" } ?? access.function.map { ", in \($0.name)" } ?? ""
                 return "\(item.exercise.file)\(place) (\(access.isWrite ? "write" : "read"), \(Self.describeThread(access.thread, report)))"
             }
-            let message = Says.race(writes: report.accesses.filter(\.isWrite).count, of: report.accesses.count,
-                                    variable: variable, places: places)
-            return (item, Finding(kind: .race, message: message, file: path, line: line, detail: report.raw))
+            let writes = report.accesses.filter(\.isWrite).count
+            let message = Says.race(writes: writes, of: report.accesses.count, variable: variable, places: places)
+            var finding = Finding(kind: .race, message: message, file: path, line: line, detail: report.raw)
+            finding.column = located?.column
+            finding.summary = Says.raceSummary(writes: writes, of: report.accesses.count, variable: variable,
+                                               lines: placed.sides.compactMap(\.line))
+            return (item, finding)
         }
         return nil
     }

@@ -59,12 +59,14 @@ struct Grader: Sendable {
         }
         for issue in run.events.issues {
             guard let item = owner(of: issue.testID, in: batch) else { continue }
-            findings[item.exercise.id, default: []].append(Finding(
+            var finding = Finding(
                 kind: issue.kind,
                 message: Self.strippingMarker(issue.summary),
                 file: issue.file.map(Layout.trimmed), line: issue.line,
                 test: run.events.names[issue.testID],
-                detail: issue.messages.joined(separator: "\n")))
+                detail: issue.messages.joined(separator: "\n"))
+            finding.column = issue.column
+            findings[item.exercise.id, default: []].append(finding)
         }
 
         let processDied = !run.events.runEnded || run.termination.exitCode == nil

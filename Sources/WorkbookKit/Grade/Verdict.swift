@@ -6,6 +6,13 @@ struct Finding: Sendable, Equatable, Codable {
     /// The file the learner should look at (their exercise file when known), relative to the package.
     var file: String?
     var line: Int?
+    /// The column on `line`, when known (TSan's, the compiler's, the test's).
+    var column: Int?
+    /// The lines of source the compiler printed under its error, as it printed them.
+    var excerpt: [String]?
+    /// One sentence that says it, the same for the same failure from run to run (a race's, without
+    /// the threads' numbers); `nil`: the message's first sentence.
+    var summary: String?
     /// The test that found it, by its display name.
     var test: String?
     /// The raw evidence (a TSan report, compiler output, the end of a crash's output), for `--verbose`.

@@ -12,10 +12,49 @@ public enum Says {
     /// Two accesses TSan saw unordered: `writes` of `accesses` were writes; `variable`: the name read
     /// at the learner's line, if any; `places`: each access's `file:line (write, thread …)`.
     static func race(writes: Int, of accesses: Int, variable: String?, places: [String]) -> String {
+        let list = places.isEmpty ? "" : ": " + places.joined(separator: " and ")
+        return raceClause(writes: writes, of: accesses, variable: variable) + list
+            + ". Protect them with one serial queue, a lock, or another synchronization the lesson shows."
+    }
+
+    /// A race in one sentence that names no thread, so that the same code says the same from run
+    /// to run: the lines of the learner's file, ascending.
+    static func raceSummary(writes: Int, of accesses: Int, variable: String?, lines: [Int]) -> String {
+        let lines = Array(Set(lines)).sorted().map(String.init)
+        let at = switch lines.count {
+        case 0: ""
+        case 1: " (line \(lines[0]))"
+        default: " (lines \(lines.dropLast().joined(separator: ", ")) and \(lines[lines.count - 1]))"
+        }
+        return raceClause(writes: writes, of: accesses, variable: variable) + at + "."
+    }
+
+    private static func raceClause(writes: Int, of accesses: Int, variable: String?) -> String {
         let verb = writes == accesses ? "changed" : (writes == 0 ? "read" : "used (at least one of them changing)")
         let what = variable.map { "`\($0)`" } ?? "the same memory"
-        let list = places.isEmpty ? "" : ": " + places.joined(separator: " and ")
-        return "Two threads \(verb) \(what) with nothing ordering the two accesses\(list). Protect them with one serial queue, a lock, or another synchronization the lesson shows."
+        return "Two threads \(verb) \(what) with nothing ordering the two accesses"
+    }
+
+    // MARK: Sentences
+
+    /// The sentences of `text`, in order, each with its closing mark: a sentence ends at `.`, `!`
+    /// or `?` followed by a space and a capital, a backtick or a quote (so "e.g. a latch" and
+    /// "File.swift:12" do not end one).
+    static func sentences(in text: String) -> [String] {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        var sentences: [String] = []
+        var current: [Substring] = []
+        for (index, word) in words.enumerated() {
+            current.append(word)
+            let next = index + 1 < words.count ? words[index + 1].first : nil
+            if let last = word.last, ".!?".contains(last),
+               next.map({ $0.isUppercase || "`\"“(".contains($0) }) ?? true {
+                sentences.append(current.joined(separator: " "))
+                current = []
+            }
+        }
+        if !current.isEmpty { sentences.append(current.joined(separator: " ")) }
+        return sentences
     }
 
     /// A report on the test's own plain data (`places`: each access's `File.swift:line (write, thread …)`):
@@ -43,6 +82,11 @@ public enum Says {
     /// A report TSan cannot judge, on lines inside `Mutex.withLock` (Linux).
     static func mutexFalseAlarm(_ places: [String]) -> String {
         "TSan printed a report on lines inside `Mutex.withLock` (\(places.joined(separator: " and "))). TSan cannot see `Mutex` on Linux, so it cannot judge this code either way; the verdict rests on the tests' results. A serial queue, `NSLock` or `Atomic` is checked by TSan too."
+    }
+
+    /// Under a failure's place: the test that found it.
+    static func foundBy(test: String) -> String {
+        "found by the test “\(test)”"
     }
 
     // MARK: Runs that ended badly

@@ -41,7 +41,8 @@ extension Command {
             } else {
                 let verbose = arguments.has(.verbose)
                 let style = Style.automatic
-                let text = report.rendered(style: style, verbose: verbose, workbook: workbook, width: Terminal.width)
+                let text = report.rendered(style: style, verbose: verbose, workbook: workbook, width: Terminal.width,
+                                           paths: Terminal.paths(for: workbook))
                 // Raw TSan reports name functions by mangled symbols; make them readable. Raw output
                 // may carry colours of its own: none when piped.
                 Terminal.say(style.fitting(verbose ? Demangler.demangle(text) : text))
@@ -111,7 +112,8 @@ private func checkClassroom(_ workbook: Workbook, _ arguments: ParsedArguments) 
         Terminal.say(String(decoding: report.exercismResults(in: workbook).adding(grade).encoded(), as: UTF8.self))
     } else {
         let style = Style.automatic
-        Terminal.say(style.fitting(report.rendered(style: style, verbose: arguments.has(.verbose), workbook: workbook, width: Terminal.width)))
+        Terminal.say(style.fitting(report.rendered(style: style, verbose: arguments.has(.verbose), workbook: workbook, width: Terminal.width,
+                                                   paths: Terminal.paths(for: workbook))))
         Terminal.say("")
         Terminal.say(style.bold("Classroom grade"))
         for violation in grade.violations {

@@ -27,6 +27,7 @@ extension Command {
             // A race is drawn below: its verdict's first line is enough here. Any other failure is
             // said in full, since there is no drawing to say it.
             Terminal.say(style.fitting(report.rendered(style: style, verbose: false, workbook: workbook, width: Terminal.width,
+                                                       paths: Terminal.paths(for: workbook),
                                                        inFull: { !$0.hasRaceDrawing(in: workbook) })))
             for explanation in report.explanations(workbook: workbook, width: min(Terminal.width, 80), racesOnly: false) {
                 Terminal.say("")
