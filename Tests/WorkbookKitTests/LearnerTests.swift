@@ -213,6 +213,7 @@ struct ReportTests {
         let hang = Finding(kind: .hang, message: "The tests made no progress for 10 s and were stopped. Something blocks forever.")
         var result = CheckReport.Result(chapter: chapter, exercise: exercise)
         result.runs = [ExerciseVerdict(chapter: chapter, exercise: exercise, findings: [race, wrong, hang], testsRun: 3, testsFailed: 2)]
+        result.warnings = [PatternWarning(rule: "queue-per-call", line: 12, message: "`queue` is made anew on every call. Which calls share one?")]
         let report = CheckReport(results: [result], runs: 1, buildSeconds: 0, seconds: 0)
         // The pattern of the swiftc problem matcher VS Code users configure (and vscode-swift's).
         let matcher = /(.*):(\d+):(\d+):\s+(warning|error):\s+(.*)/
@@ -223,6 +224,7 @@ struct ReportTests {
             "Exercises/Chapter1Latch/CountdownBlock.swift:15:9 error data race: Two threads changed `toComplete` with nothing ordering the two accesses (lines 15 and 17).",
             "Exercises/Chapter1Latch/CountdownBlock.swift:1:1 error never finished: The tests made no progress for 10 s and were stopped.",
             "Tests/Chapter1LatchTests/Exercise1_1Tests.swift:60:13 error wrong result: whenZero ran twice.",
+            "Exercises/Chapter1Latch/CountdownBlock.swift:12:1 warning `queue` is made anew on every call.",
         ], "\(found)")
         let elsewhere = PathStyle(root: URL(fileURLWithPath: "/home/ada/gcd"), currentDirectory: URL(fileURLWithPath: "/home/ada"))
         let full = report.rendered(style: .plain, verbose: false, workbook: Fixture.workbook, paths: elsewhere)

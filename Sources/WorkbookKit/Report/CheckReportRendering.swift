@@ -21,7 +21,7 @@ public extension CheckReport {
                 for note in result.notes { lines.append(wrap("note: " + note, indent: "      ")) }
                 for warning in result.warnings {
                     lines.append(wrap(style.yellow(Says.warningLabel(rule: warning.rule)) + " \(warning.message)", indent: "      "))
-                    lines.append("      " + style.dim("at \(file):\(warning.line)"))
+                    lines.append(warning.diagnostic(file: file, paths: paths))
                 }
             }
             if result.passed {

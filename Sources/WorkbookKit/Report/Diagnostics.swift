@@ -41,3 +41,10 @@ extension Finding {
         return ["\(paths.path(file)):\(line):\(column): error: \(said)"] + (excerpt ?? [])
     }
 }
+
+extension PatternWarning {
+    /// The warning as the compiler prints one: `path:line:1: warning: its first sentence`.
+    func diagnostic(file: String, paths: PathStyle) -> String {
+        "\(paths.path(file)):\(line):1: warning: \(Says.sentences(in: message).first ?? message)"
+    }
+}
