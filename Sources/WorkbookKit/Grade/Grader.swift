@@ -66,6 +66,7 @@ struct Grader: Sendable {
                 test: run.events.names[issue.testID],
                 detail: issue.messages.joined(separator: "\n"))
             finding.column = issue.column
+            finding.testDeclared = SourcePlace(testID: issue.testID)
             findings[item.exercise.id, default: []].append(finding)
         }
 
@@ -77,7 +78,9 @@ struct Grader: Sendable {
             let ended = tests.filter { run.events.ended[$0] != nil }
             let failed = ended.filter { run.events.ended[$0] == false }
             var found = findings[item.exercise.id] ?? []
+            // In the order the suite declares them, not the order they happened to start in.
             let unfinished = tests.filter { run.events.ended[$0] == nil }
+                .sorted(by: SourcePlace.declaredFirst)
 
             if processDied && (tests.isEmpty || !unfinished.isEmpty) {
                 guard alone else { isolate.append(item); continue }

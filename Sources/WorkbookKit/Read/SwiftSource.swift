@@ -62,6 +62,21 @@ struct SwiftSource: Sendable {
         scopes = Self.scopes(in: code)
     }
 
+    /// `text`'s code as its fingerprint reads it: comments left out and spacing made irrelevant —
+    /// no space at all but one between two words — so that two files that differ only there read the same.
+    static func codeWithoutComments(_ text: String) -> String {
+        let bytes = masked(Array(text.utf8), strings: false)
+        var out: [UInt8] = []
+        var pendingSpace = false
+        for byte in bytes {
+            if isSpace(byte) { pendingSpace = true; continue }
+            if pendingSpace, let last = out.last, isIdentifier(last), isIdentifier(byte) { out.append(UInt8(ascii: " ")) }
+            pendingSpace = false
+            out.append(byte)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     // MARK: Places
 
     /// The 1-based line of `offset`.
@@ -386,9 +401,9 @@ struct SwiftSource: Sendable {
 
     // MARK: Masking
 
-    /// `bytes` with comments and string literals (raw, multi-line) blanked; the code inside a
-    /// string's interpolation `\(…)` is kept.
-    static func masked(_ bytes: [UInt8]) -> [UInt8] {
+    /// `bytes` with comments and (unless `strings` is false) string literals — raw, multi-line —
+    /// blanked; the code inside a string's interpolation `\(…)` is kept.
+    static func masked(_ bytes: [UInt8], strings: Bool = true) -> [UInt8] {
         enum Mode { case code(parens: Int), string(hashes: Int, multiline: Bool) }
         let quote = UInt8(ascii: "\""), hash = UInt8(ascii: "#"), slash = UInt8(ascii: "/"), star = UInt8(ascii: "*")
         let newline = UInt8(ascii: "\n"), backslash = UInt8(ascii: "\\")
@@ -398,6 +413,8 @@ struct SwiftSource: Sendable {
         func blank(_ range: Range<Int>) {
             for index in range where index < out.count && out[index] != newline { out[index] = UInt8(ascii: " ") }
         }
+        // A string literal's bytes, blanked only when strings are.
+        func blankString(_ range: Range<Int>) { if strings { blank(range) } }
         func byte(_ index: Int) -> UInt8? { index < bytes.count ? bytes[index] : nil }
         while at < bytes.count {
             switch modes[modes.count - 1] {
@@ -423,7 +440,7 @@ struct SwiftSource: Sendable {
                     guard byte(at + hashes) == quote else { at += max(hashes, 1); continue }
                     let multiline = byte(at + hashes + 1) == quote && byte(at + hashes + 2) == quote
                     let opening = hashes + (multiline ? 3 : 1)
-                    blank(at..<(at + opening))
+                    blankString(at..<(at + opening))
                     modes.append(.string(hashes: hashes, multiline: multiline))
                     at += opening
                 } else if current == UInt8(ascii: "(") {
@@ -431,7 +448,7 @@ struct SwiftSource: Sendable {
                     at += 1
                 } else if current == UInt8(ascii: ")") {
                     if parens == 0 && modes.count > 1 {
-                        blank(at..<(at + 1))
+                        blankString(at..<(at + 1))
                         modes.removeLast()
                     } else {
                         modes[modes.count - 1] = .code(parens: max(parens - 1, 0))
@@ -446,23 +463,23 @@ struct SwiftSource: Sendable {
                 if current == backslash, (1...max(hashes, 1)).allSatisfy({ hashes == 0 ? true : byte(at + $0) == hash }) {
                     let after = at + 1 + hashes
                     if byte(after) == UInt8(ascii: "(") {
-                        blank(at..<(after + 1))
+                        blankString(at..<(after + 1))
                         modes.append(.code(parens: 0))
                         at = after + 1
                     } else {
-                        blank(at..<(after + 1))
+                        blankString(at..<(after + 1))
                         at = after + 1
                     }
                 } else if current == quote, (0..<closing).allSatisfy({ byte(at + $0) == quote }),
                           (0..<hashes).allSatisfy({ byte(at + closing + $0) == hash }) {
-                    blank(at..<(at + closing + hashes))
+                    blankString(at..<(at + closing + hashes))
                     modes.removeLast()
                     at += closing + hashes
                 } else if current == newline && !multiline {
                     modes.removeLast()  // an unterminated literal ends with its line
                     at += 1
                 } else {
-                    blank(at..<(at + 1))
+                    blankString(at..<(at + 1))
                     at += 1
                 }
             }

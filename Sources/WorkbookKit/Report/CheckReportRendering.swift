@@ -37,7 +37,7 @@ public extension CheckReport {
                 let failed = result.runs.filter { !$0.passed }.count
                 lines.append("      " + Says.failedRuns(failed, of: result.runs.count, outcome: outcome))
             }
-            let findings = result.findings.sorted { $0.kind < $1.kind }
+            let findings = result.findings.inTeachingOrder
             for (index, finding) in findings.enumerated() where index < 3 || verbose {
                 lines.append(wrap(finding.message + Says.repeats(finding), indent: "      "))
                 // Plain and at the line's start: where a problem matcher looks for it.

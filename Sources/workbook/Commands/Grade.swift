@@ -20,8 +20,10 @@ extension Command {
         files are copied into a pristine copy, so every protected file is as handed out, as the \
         autograding workflow restores them — and writes one row per student: points, verdict and reason \
         per exercise, the total and the most there was, the protected files the student changed (named; \
-        they change no points), and a note when a submission did not build or timed out. Prints a line \
-        per student. Student code runs in a sandbox (see the README: on Linux no network and a read-only \
+        they change no points), and a note when a submission did not build or timed out; and what \
+        settles a dispute: the commit graded and its date, when it was graded, the assignment, and each \
+        exercise whose code is the same as a correct answer the workbook knows (from \(TeacherFile.fileName), \
+        which `export` keeps in this folder) or as another student's. Prints a line per student. Student code runs in a sandbox (see the README: on Linux no network and a read-only \
         file system outside its folder; it is not a container).
 
         With --merge, joins the CSVs of the shards of one batch into one gradebook.
@@ -58,6 +60,9 @@ extension Command {
                 var grader = try BatchGrader(workbook: workbook, executable: executable,
                                              workFolder: workbook.layout.url(Layout.scratch(.grade)), progress: Terminal.progress)
                 grader.jobs = arguments.count(.jobs)
+                if !grader.comparesWithAnswers {
+                    Terminal.warn(wrap(Says.noTeacherFile, width: Terminal.width))
+                }
                 Terminal.progress("Grading \(submissions.count) submission\(submissions.count == 1 ? "" : "s") (isolation: \(Sandbox.isolation.rawValue))…")
                 let start = Date()
                 gradebook = try grader.grade(submissions)
