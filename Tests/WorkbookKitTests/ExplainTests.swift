@@ -109,6 +109,17 @@ struct ExplainTests {
         #expect(recorded.subtracting(expected).sorted() == [], "recordings of entries that are no longer race-kind")
     }
 
+    /// A recorded race by its name: its report, its exercise, the learner's file (from the package
+    /// root) and the text it was recorded from.
+    static func recording(_ name: String) throws -> (report: TSanReport, exercise: Exercise, file: String, text: String) {
+        let source = try #require(expectedRecordings.first { $0.name == name }?.source)
+        let log = try String(contentsOf: races.appendingPathComponent(name + ".log"), encoding: .utf8)
+        let report = try #require(TSanReport.parse(log).first)
+        let id = String(name.hasPrefix("starter-") ? name.dropFirst("starter-".count) : name.prefix { $0 != "-" })
+        let (chapter, exercise) = Fixture.items(id)[0]
+        return (report, exercise, Layout.exerciseFile(chapter, exercise), try String(contentsOf: source, encoding: .utf8))
+    }
+
     /// One thread's column of a drawing: its rows, left (the first access) or right (the second).
     static func column(_ lines: [String], right: Bool, width: Int = 80) -> [String] {
         let middle = (width - 3) / 2
@@ -138,13 +149,7 @@ struct ExplainTests {
     @Test("every drawn access sits under a line that makes it: a write under a line that writes the variable it names, a read under one that names it",
           arguments: expectedRecordings.map(\.name))
     func drawnLinesHoldTheirAccess(name: String) throws {
-        let source = try #require(Self.expectedRecordings.first { $0.name == name }?.source)
-        let log = try String(contentsOf: Self.races.appendingPathComponent(name + ".log"), encoding: .utf8)
-        let report = try #require(TSanReport.parse(log).first)
-        let id = String(name.hasPrefix("starter-") ? name.dropFirst("starter-".count) : name.prefix { $0 != "-" })
-        let (chapter, exercise) = Fixture.items(id)[0]
-        let file = Layout.exerciseFile(chapter, exercise)
-        let text = try String(contentsOf: source, encoding: .utf8)
+        let (report, exercise, file, text) = try Self.recording(name)
         let sourceLines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let lines = RaceTimeline(exercise: exercise, report: report, file: file, source: text).lines()
         // The accesses as drawn: the remembered one on the left. One made by code the learner's
@@ -177,14 +182,10 @@ struct ExplainTests {
 
     @Test("a lock around only the decrement: the write is drawn at the decrement, not at the `if` that reads outside the lock")
     func lockAroundDecrementOnly() throws {
-        let name = "1.1-lock-around-decrement-only"
-        let source = try #require(Self.expectedRecordings.first { $0.name == name }?.source)
-        let text = try String(contentsOf: source, encoding: .utf8)
-        let report = try #require(TSanReport.parse(String(contentsOf: Self.races.appendingPathComponent(name + ".log"), encoding: .utf8)).first)
+        let (report, exercise, file, text) = try Self.recording("1.1-lock-around-decrement-only")
         // TSan kept no line for the write, and the read's line for the same closure.
         #expect(report.accesses.first { $0.isWrite }?.frames.first?.line == nil)
-        let (chapter, exercise) = Fixture.items("1.1")[0]
-        let lines = RaceTimeline(exercise: exercise, report: report, file: Layout.exerciseFile(chapter, exercise), source: text).lines()
+        let lines = RaceTimeline(exercise: exercise, report: report, file: file, source: text).lines()
         let joined = lines.joined(separator: " ")
         #expect(joined.contains("read `toComplete` at line 17") && joined.contains("wrote `toComplete` at line 15"), "\(lines.joined(separator: "\n"))")
         let finding = try #require(Grader(sources: .exercises, readSource: { _ in text }).raceFinding(report, Fixture.items("1.1"))?.1)
@@ -195,13 +196,8 @@ struct ExplainTests {
     @Test("every recorded race draws: a line of the learner's file, both threads, 80 columns",
           arguments: expectedRecordings.map(\.name))
     func recorded(name: String) throws {
-        let source = try #require(Self.expectedRecordings.first { $0.name == name }?.source)
-        let log = try String(contentsOf: Self.races.appendingPathComponent(name + ".log"), encoding: .utf8)
-        let report = try #require(TSanReport.parse(log).first)
-        let id = String(name.hasPrefix("starter-") ? name.dropFirst("starter-".count) : name.prefix { $0 != "-" })
-        let (chapter, exercise) = Fixture.items(id)[0]
-        let text = try String(contentsOf: source, encoding: .utf8)
-        let timeline = RaceTimeline(exercise: exercise, report: report, file: Layout.exerciseFile(chapter, exercise), source: text)
+        let (report, exercise, file, text) = try Self.recording(name)
+        let timeline = RaceTimeline(exercise: exercise, report: report, file: file, source: text)
         #expect(timeline.problem() == nil)
         let lines = timeline.lines()
         #expect(lines.contains { $0.hasPrefix("first: ") } && lines.contains { $0.contains("│ then: ") })
