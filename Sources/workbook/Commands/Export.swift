@@ -56,7 +56,7 @@ extension Command {
                     : ": your \(written.notHandedOut.joined(separator: ", ")) \(written.notHandedOut.count == 1 ? "differs" : "differ") from the starter and \(written.notHandedOut.count == 1 ? "was" : "were") not handed out."),
                 width: Terminal.width))
             Terminal.say(wrap("Kept for you, out of its git history: \(TeacherFile.fileName), the fingerprints of every correct answer the "
-                + "workbook knows for these exercises. `grade`, run in this folder, flags a submission that is one of them; "
+                + "workbook knows for these exercises. \(Says.command("grade")), run in this folder, flags a submission that is one of them; "
                 + "keep the file out of anything you hand out.", width: Terminal.width))
             Terminal.say(written.committed
                 ? "It is a git repository with one commit. Next: push it to a new template repository and create the assignment from it."
