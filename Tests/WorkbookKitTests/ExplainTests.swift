@@ -193,6 +193,48 @@ struct ExplainTests {
         #expect(!finding.message.contains(":17 (write"))
     }
 
+    @Test("a frame without a line whose code has no one line for the access: the line is said unknown, in the function it names — never another line")
+    func lineUnknown() throws {
+        let source = """
+            public final class HitCounter {
+                private var hits = 0
+                private var misses = 0
+                public func increment() {
+                    queue.sync {
+                        hits += 1
+                        misses += 1
+                    }
+                }
+                public var value: Int { queue.sync { hits + misses } }
+            }
+            """
+        let log = """
+            WARNING: ThreadSanitizer: Swift access race (pid=1)
+              Modifying access of Swift variable at 0x7b0400000010 by thread T2:
+                #0 closure #1 in HitCounter.increment() HitCounter.swift (Tests:arm64+0x10)
+                #1 HitCounter.increment() HitCounter.swift:5 (Tests:arm64+0x20)
+              Previous read of size 8 at 0x7b0400000010 by thread T3:
+                #0 closure #1 in HitCounter.value.getter HitCounter.swift (Tests:arm64+0x30)
+            SUMMARY: ThreadSanitizer: Swift access race
+            """
+        let report = try #require(TSanReport.parse(log).first)
+        let (chapter, exercise) = Fixture.items("5.1")[0]
+        let placed = RaceSides(report, in: "/" + Layout.exerciseFile(chapter, exercise), source: source)
+        #expect(placed.sides.map(\.line) == [nil, nil], "two writes in the closure, and a read of no known variable: no one line")
+        #expect(placed.sides.map { $0.function?.name } == ["increment(…)", "value"])
+        let timeline = RaceTimeline(exercise: exercise, report: report, file: Layout.exerciseFile(chapter, exercise), source: source)
+        let lines = timeline.lines()
+        #expect(timeline.problem() == nil, "\(lines.joined(separator: "\n"))")
+        let (first, then) = [false, true].map { right in
+            Self.column(lines, right: right).joined(separator: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }.pair
+        #expect(first.contains("in value 10│ public var value: Int") && first.contains("▲ reads something in value; TSan kept no line"), "\(first)")
+        #expect(then.hasPrefix("then: thread T2 5│ queue.sync { in increment(…) 4│ public func increment() {"), "the call that led there, as a call: \(then)")
+        #expect(then.hasSuffix("▲ changes something in increment(…); TSan kept no line"), "\(then)")
+        #expect(!(first + then).contains("▲ writes") && !(first + then).contains("▲ reads `") && !(first + then).contains("▲ reads here"),
+                "no access is drawn under a line it was not made at")
+    }
+
     @Test("every recorded race draws: a line of the learner's file, both threads, 80 columns",
           arguments: expectedRecordings.map(\.name))
     func recorded(name: String) throws {
@@ -216,4 +258,9 @@ struct ExplainTests {
             #expect(actual.hasPrefix(code.hasSuffix("…") ? String(code.dropLast()) : code), "line \(number) quoted as \(code)")
         }
     }
+}
+
+private extension Array {
+    /// The first two elements.
+    var pair: (Element, Element) { (self[0], self[1]) }
 }

@@ -82,7 +82,13 @@ struct RaceSides: Sendable {
                 sides[index].frames[0].column = file.column(of: place)
                 variable = variable ?? file.variable(at: place)
             } else {
+                // The function it was made in: by name in the source, else the declaration the
+                // code its symbol names belongs to (a one-line getter, a closure in it).
+                let named = file.scope(named: Demangler.demangle(symbol: frame.symbol) ?? frame.symbol)
                 sides[index].function = Self.function(named: frame.symbol, in: source)
+                    ?? named.flatMap { scope in
+                        file.declarationName(of: scope).map { ($0, file.line(of: file.scopes[scope].open)) }
+                    }
             }
         }
         for index in sides.indices {
