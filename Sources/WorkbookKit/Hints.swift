@@ -177,6 +177,19 @@ public extension Workbook {
     /// The hints handed out with this student copy; `nil` in the workbook itself.
     var exportedHints: ExportedHints? { ExportedHints.read(root: root) }
 
+    /// How many hint steps an exercise has in this copy, fewest to most (a student copy's as handed
+    /// out); `nil` when no exercise has any.
+    var hintSteps: ClosedRange<Int>? {
+        let counts = allExercises.map { hints(for: $0.exercise, in: $0.chapter).count }.filter { $0 > 0 }
+        guard let fewest = counts.min(), let most = counts.max() else { return nil }
+        return fewest...most
+    }
+
+    /// Whether this is a student copy `workbook export` wrote: it has `workbook.lock`.
+    var isStudentCopy: Bool {
+        FileManager.default.fileExists(atPath: layout.url(WorkbookLock.fileName).path)
+    }
+
     /// Whether `chapter`'s hints are a student copy's ``ExportedHints`` (its `hints.md` is not here).
     func hintsAreHandedOut(in chapter: Chapter) -> Bool {
         !FileManager.default.fileExists(atPath: hintFile(of: chapter).path) && exportedHints != nil

@@ -78,6 +78,12 @@ enum Terminal {
         output.showProgress(Style.automatic(for: STDERR_FILENO).dim(shown))
     }
 
+    /// How a report writes the places of failures here: from the package root when that is the
+    /// current directory, else in full, so that a terminal or an editor can open them.
+    static func paths(for workbook: Workbook) -> PathStyle {
+        PathStyle(root: workbook.root, currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+    }
+
     /// A checker that reports its progress here, with the build's every step on a terminal.
     static func checker(for workbook: Workbook) -> Checker {
         var checker = Checker(workbook: workbook, progress: progress)

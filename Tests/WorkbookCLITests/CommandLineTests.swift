@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import workbook
 import WorkbookKit
@@ -8,13 +9,13 @@ struct CommandLineTests {
     func help() {
         for command in Command.all {
             let help = command.help
-            #expect(help.hasPrefix("USAGE: workbook \(command.name)"), "\(command.name)")
+            #expect(help.hasPrefix("USAGE: " + CommandForm.current.line(command.name)), "\(command.name)")
             for flag in command.flags {
                 #expect(help.contains(flag.synopsis), "\(command.name): \(flag.name) missing from its help")
                 #expect(help.contains(String(flag.help.prefix(20))), "\(command.name): \(flag.name)'s help missing")
             }
             #expect(help.contains("-h, --help"))
-            #expect(Command.overview.contains(command.abstract), "\(command.name) missing from the overview")
+            #expect(Command.overview(in: Setting()).contains(command.abstract), "\(command.name) missing from the overview")
         }
         #expect(Set(Command.all.map(\.name)).count == Command.all.count, "two commands share a name")
     }
@@ -77,5 +78,48 @@ struct CommandLineTests {
         #expect(toolchainProblem(for: lesson, toolchain: old) == nil, "reading a lesson needs no compiler")
         #expect(toolchainProblem(for: check, toolchain: Toolchain(version: Toolchain.floor)) == nil)
         #expect(toolchainProblem(for: check, toolchain: nil) == nil, "a version that cannot be read is left to SwiftPM to judge")
+    }
+
+    @Test("what a command line asks for: help (of one command too), the version, a command; anything else is said, not run as progress")
+    func requests() {
+        #expect(Request([]) == .command("progress", []))
+        #expect(Request(["--help"]) == .overview && Request(["help"]) == .overview && Request(["-h"]) == .overview)
+        #expect(Request(["help", "check"]) == .help("check") && Request(["check", "--help"]) == .help("check"))
+        #expect(Request(["--version"]) == .version)
+        #expect(Request(["check", "1.1", "--runs", "2"]) == .command("check", ["1.1", "--runs", "2"]))
+        for bad in [["--bogus"], ["--version", "x"], ["help", "check", "hint"], ["--runs", "3"]] {
+            guard case let .bad(message) = Request(bad) else {
+                Issue.record("\(bad) is not refused")
+                continue
+            }
+            #expect(!message.contains("progress"), "\(bad): \(message)")
+        }
+        #expect(CommandLine.run(["help", "check"]) == 0 && CommandLine.run(["--version"]) == 0)
+        #expect(CommandLine.run(["help", "frobnicate"]) == 2 && CommandLine.run(["--bogus"]) == 2)
+    }
+
+    @Test("a student copy's overview lists what works there — no solution, export, grade, selftest or dimensions; doctor, for when it does not work — and how many hint steps it has")
+    func studentCopyOverview() {
+        let workbook = Command.overview(in: Setting(isStudentCopy: false, hintSteps: 3...3))
+        let copy = Command.overview(in: Setting(isStudentCopy: true, hintSteps: 2...2))
+        let listed = { (overview: String) in Set(Command.all.map(\.name).filter { name in overview.contains("\n  \(name) ") }) }
+        #expect(listed(workbook) == Set(Command.all.map(\.name)).subtracting(["progress"]))
+        #expect(listed(copy) == ["check", "explain", "watch", "hint", "lesson", "reset", "doctor"], "\(copy)")
+        #expect(copy.contains("(none), progress"))
+        #expect(copy.contains("one step at a time (2 steps in this copy)") && workbook.contains("one step at a time (3 steps)"))
+        let withoutHints = Command.overview(in: Setting(isStudentCopy: true, hintSteps: nil))
+        #expect(!withoutHints.contains("\n  hint "), "a copy handed out without hints does not offer them")
+        #expect(Command.overview(in: Setting(isStudentCopy: true, hintSteps: 1...2)).contains("(1 to 2 steps in this copy)"))
+        let selftest = Command.all.filter { !$0.works(in: Setting(isStudentCopy: true)) }.map(\.name)
+        #expect(selftest == ["solution", "export", "selftest", "dimensions"], "refused in a student copy, with a sentence")
+    }
+
+    @Test("after a check: the exercise to fix, or simply the next one (never \"next next\")")
+    func nextLine() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let (chapter, exercise) = try Workbook(root: root).exercise(named: "1.2")
+        #expect(Next.line(exercise: exercise, in: chapter, failed: false, style: Style(color: false))
+            == "Next: 1.2 \(exercise.title) — Exercises/Chapter1Latch/\(exercise.file)")
+        #expect(Next.line(exercise: exercise, in: chapter, failed: true, style: Style(color: false)).hasPrefix("Next: fix 1.2 "))
     }
 }

@@ -144,7 +144,18 @@ struct BuildIsolationTests {
         let text = report.rendered(style: .plain, verbose: false, workbook: Fixture.workbook)
         #expect(text.contains("4.5 The recipe's token, as printed — does not compile"))
         #expect(text.contains("missing return in getter expected to return 'String'"))
-        #expect(text.contains("at Exercises/Chapter4SerialQueues/AuthToken.swift:38"))
+        // The compiler's form, column and excerpt: the line an editor reads, then the code under it as printed.
+        #expect(text.contains("""
+            \nExercises/Chapter4SerialQueues/AuthToken.swift:38:13: error: missing return in getter expected to return 'String'
+            36 |         get {
+            37 |             dispatchPrecondition(condition: .notOnQueue(queue))
+            38 |             queue.sync {
+               |             |- error: missing return in getter expected to return 'String'
+               |             `- note: did you mean to return the last expression?
+            39 |                 return cachedToken
+            40 |             }
+                  edit
+            """), "\(text)")
     }
 
     @Test("what a build left out is remembered while its chapter's files stay the same, and forgotten when one changes")

@@ -60,6 +60,31 @@ struct ClassroomGradeTests {
         #expect(grade.maxTotal == 35)
     }
 
+    @Test("the reason is chosen by kind, then by the order the suite declares its tests — the same whichever test failed first in time; a race's names no thread")
+    func deterministicReason() throws {
+        let assignment = try ClassroomAssignment(workbook: workbook, chapters: [1])
+        func wrong(_ message: String, declaredAt line: Int) -> Finding {
+            var finding = Finding(kind: .wrong, message: message, file: "Tests/Chapter1LatchTests/Exercise1_1Tests.swift", line: line + 3)
+            finding.testDeclared = SourcePlace(testID: "Chapter1LatchTests.Exercise1_1Tests/t\(line)()/Exercise1_1Tests.swift:\(line):6")
+            return finding
+        }
+        let first = wrong("whenZero ran twice. Read the lesson.", declaredAt: 7), later = wrong("A call blocked.", declaredAt: 40)
+        func race(_ threads: (String, String)) -> Finding {
+            var finding = Finding(kind: .race, message: "Two threads changed `toComplete` … (write, thread \(threads.0)) and … (write, thread \(threads.1)). Protect them.",
+                                  file: "Exercises/Chapter1Latch/CountdownBlock.swift", line: 15)
+            finding.summary = Says.raceSummary(writes: 2, of: 2, variable: "toComplete", lines: [15, 15])
+            return finding
+        }
+        let reasons = [[later, first], [first, later], [later, first, later]].map { findings in
+            ClassroomGrade(report: report(failed("1.1", findings)), assignment: assignment, violations: [], workbook: workbook).items[0].reason
+        }
+        #expect(Set(reasons) == ["Wrong result: whenZero ran twice."], "\(reasons)")
+        let races = [("T5", "T7"), ("T154", "T156")].map { threads in
+            ClassroomGrade(report: report(failed("1.1", [later, race(threads)])), assignment: assignment, violations: [], workbook: workbook).items[0].reason
+        }
+        #expect(Set(races) == ["Data race: Two threads changed `toComplete`, and TSan saw nothing ordering the two accesses (line 15)."], "\(races)")
+    }
+
     @Test("over several runs: every run must pass, and a failure says how many runs failed")
     func severalRuns() throws {
         let assignment = try ClassroomAssignment(workbook: workbook, chapters: [5])

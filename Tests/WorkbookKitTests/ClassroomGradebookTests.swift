@@ -58,23 +58,30 @@ struct ClassroomGradebookTests {
         #expect(row.note == "slow")
     }
 
-    @Test("a reason is one line, at most 300 characters")
+    @Test("a reason is one line that never cuts a sentence: whole sentences up to 300 characters, and at least the first")
     func oneLineReason() {
         #expect(Cell(points: 0, verdict: .failed(.race), reason: " a\n\tb  c ").reason == "a b c")
-        let long = Cell(points: 0, verdict: .failed(.race), reason: String(repeating: "x", count: 400)).reason
-        #expect(long.count == 300 && long.hasSuffix("…"))
+        let sentence = "Data race: Two threads changed `count` with nothing ordering the two accesses (lines 12 and 14)."
+        let many = Cell(points: 0, verdict: .failed(.race), reason: Array(repeating: sentence, count: 5).joined(separator: " ")).reason
+        #expect(many == Array(repeating: sentence, count: 3).joined(separator: " "), "as many whole sentences as fit")
+        #expect(many.count <= 300)
+        let long = "Wrong result: " + Array(repeating: "word", count: 100).joined(separator: " ") + "."
+        #expect(Cell(points: 0, verdict: .failed(.wrong), reason: long + " Then more.").reason == long, "a long first sentence is kept whole")
+        #expect(Cell(points: 0, verdict: .failed(.wrong), reason: "See e.g. line 3 of File.swift:12. Next.").reason
+            == "See e.g. line 3 of File.swift:12. Next.", "e.g. and a file's place end no sentence")
     }
 
     @Test("CSV: the header with each exercise's points, RFC 4180 quoting, CRLF line ends, verdict codes and reasons, total and max total, changed files joined")
     func writing() throws {
         let csv = try sample().csv()
         let lines = csv.components(separatedBy: "\r\n")
-        #expect(lines[0] == "student,1.1 points (max 10),1.1 verdict,1.1 reason,1.2 points (max 5),1.2 verdict,1.2 reason,total,max total,changed protected files,note")
-        #expect(lines[1] == "\"ada, \"\"the\"\" first\",0,compile,Does not compile: cannot find 'q',0,not graded,,0,15,,\"timed out\nafter 20 min\"",
+        #expect(lines[0] == "student,1.1 points (max 10),1.1 verdict,1.1 reason,1.2 points (max 5),1.2 verdict,1.2 reason,total,max total,changed protected files,note,"
+                + "same code,commit,commit date,graded at,assignment,fingerprints")
+        #expect(lines[1] == "\"ada, \"\"the\"\" first\",0,compile,Does not compile: cannot find 'q',0,not graded,,0,15,,\"timed out\nafter 20 min\",,,,,,",
                 "a comma, quotes and a line break quoted; the line break inside the field kept as it is")
-        #expect(lines[2] == "max,0,wrong,'-1 came back,5,pass,,5,15,Package.swift; Tests/Chapter1LatchTests/X.swift,",
+        #expect(lines[2] == "max,0,wrong,'-1 came back,5,pass,,5,15,Package.swift; Tests/Chapter1LatchTests/X.swift,,,,,,,",
                 "a reason starting with - is written as text")
-        #expect(lines[3] == "zoe,10,pass,,0,hang,Never finished: 2 s.,10,15,,")
+        #expect(lines[3] == "zoe,10,pass,,0,hang,Never finished: 2 s.,10,15,,,,,,,,")
         #expect(lines.count == 5 && lines[4] == "", "every record ends in CRLF")
     }
 
@@ -120,15 +127,15 @@ struct ClassroomGradebookTests {
         ("student,1.1 points (max 10),1.1 verdict,total,max total,changed protected files,note\r\n", "not a gradebook CSV"),
         ("student,total,tampered\r\n", "not a gradebook CSV"),
         ("", "empty"),
-        (Self.head + "ada,ten,pass,,10,10,,\r\n", "Row 2 of the gradebook CSV gives 1.1 'ten' points"),
-        (Self.head + "ada,'-1,pass,,-1,10,,\r\n", "'-1' points"),
-        (Self.head + "ada,10,passed,,10,10,,\r\n", "the verdict 'passed'"),
-        (Self.head + "ada,10,pass,,12,10,,\r\n", "has the total '12', but its points add up to 10"),
-        (Self.head + "ada,10,pass,,10,20,,\r\n", "has the max total '20', but the header's points add up to 10"),
-        (Self.head + "ada,10,pass,,10\r\n", "has 5 fields; the header has 8"),
-        (Self.head + "\"ada,10,pass,,10,10,,\r\n", "ends inside a quoted field"),
-        (Self.head + "ad\"a,10,pass,,10,10,,\r\n", "quote inside a field"),
-        (Self.head + "ada,10,pass,,10,10,,\r\nada,0,race,,0,10,,\r\n", "ada is in the gradebook twice"),
+        (Self.head + "ada,ten,pass,,10,10,,,,,,,,\r\n", "Row 2 of the gradebook CSV gives 1.1 'ten' points"),
+        (Self.head + "ada,'-1,pass,,-1,10,,,,,,,,\r\n", "'-1' points"),
+        (Self.head + "ada,10,passed,,10,10,,,,,,,,\r\n", "the verdict 'passed'"),
+        (Self.head + "ada,10,pass,,12,10,,,,,,,,\r\n", "has the total '12', but its points add up to 10"),
+        (Self.head + "ada,10,pass,,10,20,,,,,,,,\r\n", "has the max total '20', but the header's points add up to 10"),
+        (Self.head + "ada,10,pass,,10\r\n", "has 5 fields; the header has 14"),
+        (Self.head + "\"ada,10,pass,,10,10,,,,,,,,\r\n", "ends inside a quoted field"),
+        (Self.head + "ad\"a,10,pass,,10,10,,,,,,,,\r\n", "quote inside a field"),
+        (Self.head + "ada,10,pass,,10,10,,,,,,,,\r\nada,0,race,,0,10,,,,,,,,\r\n", "ada is in the gradebook twice"),
     ])
     func badCSV(text: String, message: String) {
         #expect { try Gradebook(csv: text) } throws: { error in
@@ -138,7 +145,8 @@ struct ClassroomGradebookTests {
     }
 
     /// A good header of one exercise worth 10.
-    static let head = "student,1.1 points (max 10),1.1 verdict,1.1 reason,total,max total,changed protected files,note\r\n"
+    static let head = "student,1.1 points (max 10),1.1 verdict,1.1 reason,total,max total,changed protected files,note,"
+        + "same code,commit,commit date,graded at,assignment,fingerprints\r\n"
 
     @Test("a line per student: points of the most there were, verdicts counted, changed files, the note")
     func summary() throws {

@@ -210,6 +210,55 @@ struct PatternCheckTests {
         #expect(rules(sameBlock).isEmpty, "a signal later in the same block comes after the wait")
     }
 
+    @Test("a queue made on every call — the wrong fix of 1.1 and of 5.1 — is warned at the line that makes it; a warning, not a verdict")
+    func queuePerCall() throws {
+        let corpus = Fixture.workbook.corpus(of: Fixture.workbook.chapters).entries
+        for name in ["1.1-queue-per-call", "5.1-queue-per-call"] {
+            let entry = try #require(corpus.first { $0.name == name })
+            let source = try String(contentsOf: entry.file, encoding: .utf8)
+            let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+            let warned = PatternCheck.warnings(in: source).filter { $0.rule == "queue-per-call" }
+            #expect(!warned.isEmpty, "\(name) is not warned")
+            for warning in warned {
+                #expect(lines[warning.line - 1].contains("DispatchQueue(label:"), "\(name): warned at \(lines[warning.line - 1])")
+                #expect(warning.message.contains("made anew on every call"))
+            }
+            #expect(PatternCheck.failures(in: source, file: "E.swift").isEmpty, "a warning, never a failure")
+        }
+        #expect(rules("""
+            func f() {
+                DispatchQueue(label: "x").sync { count += 1 }
+            }
+            """) == ["2:queue-per-call"], "made and used in place")
+    }
+
+    @Test("a queue made once — a stored property, a `let` the returned block or a callback captures — is not warned")
+    func queueMadeOnce() throws {
+        #expect(rules("""
+            final class Counter {
+                private let queue = DispatchQueue(label: "x")
+                func increment() { queue.sync { hits += 1 } }
+            }
+            func makeLatch(count: Int) -> () -> Void {
+                let queue = DispatchQueue(label: "latch")
+                var left = count
+                return { queue.sync { left -= 1 } }
+            }
+            func runAll(_ work: [(@escaping () -> Void) -> Void]) {
+                let counter = DispatchQueue(label: "run-all")
+                for item in work { item { counter.sync { done += 1 } } }
+            }
+            """).isEmpty)
+        // Every correct answer the workbook keeps: the solutions, and the near misses' alternatives.
+        let alternatives = Fixture.workbook.corpus(of: Fixture.workbook.chapters).entries.filter { $0.expectation == .passes }.map(\.file)
+        let solutions = Fixture.workbook.allExercises.map { Fixture.workbook.solutionFile($0.chapter, $0.exercise) }
+        #expect(alternatives.count > 20)
+        for file in solutions + alternatives {
+            let rules = PatternCheck.warnings(in: try String(contentsOf: file, encoding: .utf8)).map(\.rule)
+            #expect(!rules.contains("queue-per-call"), "\(file.lastPathComponent)")
+        }
+    }
+
     @Test("comments and strings do not count")
     func commentsAndStrings() {
         #expect(rules("// DispatchQueue.global().sync { } is wrong").isEmpty)

@@ -113,16 +113,137 @@ struct ExplainTests {
         #expect(recorded.subtracting(expected).sorted() == [], "recordings of entries that are no longer race-kind")
     }
 
-    @Test("every recorded race draws: a line of the learner's file, both threads, 80 columns",
-          arguments: expectedRecordings.map(\.name))
-    func recorded(name: String) throws {
-        let source = try #require(Self.expectedRecordings.first { $0.name == name }?.source)
-        let log = try String(contentsOf: Self.races.appendingPathComponent(name + ".log"), encoding: .utf8)
+    /// A recorded race by its name: its report, its exercise, the learner's file (from the package
+    /// root) and the text it was recorded from.
+    static func recording(_ name: String) throws -> (report: TSanReport, exercise: Exercise, file: String, text: String) {
+        let source = try #require(expectedRecordings.first { $0.name == name }?.source)
+        let log = try String(contentsOf: races.appendingPathComponent(name + ".log"), encoding: .utf8)
         let report = try #require(TSanReport.parse(log).first)
         let id = String(name.hasPrefix("starter-") ? name.dropFirst("starter-".count) : name.prefix { $0 != "-" })
         let (chapter, exercise) = Fixture.items(id)[0]
-        let text = try String(contentsOf: source, encoding: .utf8)
-        let timeline = RaceTimeline(exercise: exercise, report: report, file: Layout.exerciseFile(chapter, exercise), source: text)
+        return (report, exercise, Layout.exerciseFile(chapter, exercise), try String(contentsOf: source, encoding: .utf8))
+    }
+
+    /// One thread's column of a drawing: its rows, left (the first access) or right (the second).
+    static func column(_ lines: [String], right: Bool, width: Int = 80) -> [String] {
+        let middle = (width - 3) / 2
+        return lines.compactMap { line in
+            let characters = Array(line)
+            guard characters.count > middle, characters[middle] == "│" else { return nil }
+            let left = String(characters[..<middle])
+            let isRight = left.allSatisfy(\.isWhitespace)
+            guard isRight == right else { return nil }
+            return isRight ? String(characters[(middle + 1)...].dropFirst()) : left
+        }
+    }
+
+    /// Whether a line of Swift (its `//` comment left out) writes `variable`: assigns it (through
+    /// `[…]`, `.member` or `!` too), changes it by a mutating call, or passes it `&inout` — and does
+    /// not declare it.
+    static func writes(_ variable: String, in code: String) -> Bool {
+        let name = NSRegularExpression.escapedPattern(for: variable)
+        let code = code.components(separatedBy: "//")[0]
+        if code.range(of: #"\b(let|var)\s+"# + name + #"\b"#, options: .regularExpression) != nil { return false }
+        let chain = #"(\s*\[[^\]]*\]|\s*\.\s*[A-Za-z_]\w*|[!?])*"#
+        let assigned = #"\b"# + name + #"\b"# + chain + #"\s*(=(?!=)|[-+*/%&|^]=|<<=|>>=)"#
+        let mutated = #"\b"# + name + #"\b"# + chain + #"\.(append|insert|remove\w*|updateValue|toggle|popLast|sort|merge|subtract|formUnion)\("#
+        return [assigned, mutated, "&" + name + #"\b"#].contains { code.range(of: $0, options: .regularExpression) != nil }
+    }
+
+    @Test("every drawn access sits under a line that makes it: a write under a line that writes the variable it names, a read under one that names it",
+          arguments: expectedRecordings.map(\.name))
+    func drawnLinesHoldTheirAccess(name: String) throws {
+        let (report, exercise, file, text) = try Self.recording(name)
+        let sourceLines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = RaceTimeline(exercise: exercise, report: report, file: file, source: text).lines()
+        // The accesses as drawn: the remembered one on the left. One made by code the learner's
+        // line called (a test's completion) is drawn under that call, which is not held here.
+        let accesses = report.accesses.filter(\.isPrevious) + report.accesses.filter { !$0.isPrevious }
+        for (access, right) in zip(accesses, [false, true]) {
+            let before = access.frames.prefix { !$0.isIn("/" + file) }
+            guard before.count < access.frames.count, !before.contains(where: { $0.file?.hasSuffix(".swift") ?? false }) else { continue }
+            let rows = Self.column(lines, right: right)
+            let claims = rows.indices.filter { rows[$0].contains("▲ ") && !rows[$0].contains("TSan kept no line") }
+            for claim in claims {
+                let said = rows[claim] + (claim + 1 < rows.count && !rows[claim + 1].contains("│") ? " " + rows[claim + 1] : "")
+                let quoted = try #require(rows[claim - 1].wholeMatch(of: /\s*(\d+)│ .*/), "\(name): \(said) is under no line:\n\(lines.joined(separator: "\n"))")
+                let number = try #require(Int(quoted.1))
+                let code = sourceLines[number - 1]
+                let variable = try #require(said.firstMatch(of: /`([^`]+)`/).map { String($0.1) },
+                                            "\(name): the access at line \(number) names no variable: \(said)")
+                if access.isWrite {
+                    #expect(said.contains("▲ writes"), "\(name): a write drawn as \(said)")
+                    #expect(Self.writes(variable, in: code), "\(name): line \(number) does not write `\(variable)`: \(code)")
+                } else {
+                    #expect(said.contains("▲ reads"), "\(name): a read drawn as \(said)")
+                    #expect(code.range(of: "\\b\(variable)\\b", options: .regularExpression) != nil,
+                            "\(name): line \(number) does not use `\(variable)`: \(code)")
+                }
+            }
+            #expect(!claims.isEmpty || rows.contains { $0.contains("TSan kept no line") }, "\(name): an access drawn with no claim")
+        }
+    }
+
+    @Test("a lock around only the decrement: the write is drawn at the decrement, not at the `if` that reads outside the lock")
+    func lockAroundDecrementOnly() throws {
+        let (report, exercise, file, text) = try Self.recording("1.1-lock-around-decrement-only")
+        // TSan kept no line for the write, and the read's line for the same closure.
+        #expect(report.accesses.first { $0.isWrite }?.frames.first?.line == nil)
+        let lines = RaceTimeline(exercise: exercise, report: report, file: file, source: text).lines()
+        let joined = lines.joined(separator: " ")
+        #expect(joined.contains("read `toComplete` at line 17") && joined.contains("wrote `toComplete` at line 15"), "\(lines.joined(separator: "\n"))")
+        let finding = try #require(Grader(sources: .exercises, readSource: { _ in text }).raceFinding(report, Fixture.items("1.1"))?.1)
+        #expect(finding.message.contains("CountdownBlock.swift:17 (read") && finding.message.contains("CountdownBlock.swift:15 (write"), "\(finding.message)")
+        #expect(!finding.message.contains(":17 (write"))
+    }
+
+    @Test("a frame without a line whose code has no one line for the access: the line is said unknown, in the function it names — never another line")
+    func lineUnknown() throws {
+        let source = """
+            public final class HitCounter {
+                private var hits = 0
+                private var misses = 0
+                public func increment() {
+                    queue.sync {
+                        hits += 1
+                        misses += 1
+                    }
+                }
+                public var value: Int { queue.sync { hits + misses } }
+            }
+            """
+        let log = """
+            WARNING: ThreadSanitizer: Swift access race (pid=1)
+              Modifying access of Swift variable at 0x7b0400000010 by thread T2:
+                #0 closure #1 in HitCounter.increment() HitCounter.swift (Tests:arm64+0x10)
+                #1 HitCounter.increment() HitCounter.swift:5 (Tests:arm64+0x20)
+              Previous read of size 8 at 0x7b0400000010 by thread T3:
+                #0 closure #1 in HitCounter.value.getter HitCounter.swift (Tests:arm64+0x30)
+            SUMMARY: ThreadSanitizer: Swift access race
+            """
+        let report = try #require(TSanReport.parse(log).first)
+        let (chapter, exercise) = Fixture.items("5.1")[0]
+        let placed = RaceSides(report, in: "/" + Layout.exerciseFile(chapter, exercise), source: source)
+        #expect(placed.sides.map(\.line) == [nil, nil], "two writes in the closure, and a read of no known variable: no one line")
+        #expect(placed.sides.map { $0.function?.name } == ["increment(…)", "value"])
+        let timeline = RaceTimeline(exercise: exercise, report: report, file: Layout.exerciseFile(chapter, exercise), source: source)
+        let lines = timeline.lines()
+        #expect(timeline.problem() == nil, "\(lines.joined(separator: "\n"))")
+        let (first, then) = [false, true].map { right in
+            Self.column(lines, right: right).joined(separator: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }.pair
+        #expect(first.contains("in value 10│ public var value: Int") && first.contains("▲ reads something in value; TSan kept no line"), "\(first)")
+        #expect(then.hasPrefix("then: thread T2 5│ queue.sync { in increment(…) 4│ public func increment() {"), "the call that led there, as a call: \(then)")
+        #expect(then.hasSuffix("▲ changes something in increment(…); TSan kept no line"), "\(then)")
+        #expect(!(first + then).contains("▲ writes") && !(first + then).contains("▲ reads `") && !(first + then).contains("▲ reads here"),
+                "no access is drawn under a line it was not made at")
+    }
+
+    @Test("every recorded race draws: a line of the learner's file, both threads, 80 columns",
+          arguments: expectedRecordings.map(\.name))
+    func recorded(name: String) throws {
+        let (report, exercise, file, text) = try Self.recording(name)
+        let timeline = RaceTimeline(exercise: exercise, report: report, file: file, source: text)
         #expect(timeline.problem() == nil)
         let lines = timeline.lines()
         #expect(lines.contains { $0.hasPrefix("first: ") } && lines.contains { $0.contains("│ then: ") })
@@ -141,4 +262,9 @@ struct ExplainTests {
             #expect(actual.hasPrefix(code.hasSuffix("…") ? String(code.dropLast()) : code), "line \(number) quoted as \(code)")
         }
     }
+}
+
+private extension Array {
+    /// The first two elements.
+    var pair: (Element, Element) { (self[0], self[1]) }
 }

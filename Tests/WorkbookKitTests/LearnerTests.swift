@@ -200,6 +200,39 @@ struct ReportTests {
         #expect(error.tests[0].status == .error && error.tests[0].kind == .compile)
     }
 
+    @Test("every failure is also a `path:line:col: error: summary` line, as VS Code's swiftc problem matcher and Xcode read it: a race at TSan's column, a test's expectation, a hang at the top of the learner's file; full paths away from the package root")
+    func diagnostics() throws {
+        let (chapter, exercise) = Fixture.items("1.1")[0]
+        var race = Finding(kind: .race, message: "Two threads changed `toComplete` (write, thread T5) … Protect them.",
+                           file: "Exercises/Chapter1Latch/CountdownBlock.swift", line: 15)
+        race.column = 9
+        race.summary = "Two threads changed `toComplete` with nothing ordering the two accesses (lines 15 and 17)."
+        var wrong = Finding(kind: .wrong, message: "whenZero ran twice. Read the lesson.",
+                            file: "Tests/Chapter1LatchTests/Exercise1_1Tests.swift", line: 60, test: "exactly once")
+        wrong.column = 13
+        let hang = Finding(kind: .hang, message: "The tests made no progress for 10 s and were stopped. Something blocks forever.")
+        var result = CheckReport.Result(chapter: chapter, exercise: exercise)
+        result.runs = [ExerciseVerdict(chapter: chapter, exercise: exercise, findings: [race, wrong, hang], testsRun: 3, testsFailed: 2)]
+        result.warnings = [PatternWarning(rule: "queue-per-call", line: 12, message: "`queue` is made anew on every call. Which calls share one?")]
+        let report = CheckReport(results: [result], runs: 1, buildSeconds: 0, seconds: 0)
+        // The pattern of the swiftc problem matcher VS Code users configure (and vscode-swift's).
+        let matcher = /(.*):(\d+):(\d+):\s+(warning|error):\s+(.*)/
+        let found = report.rendered(style: .plain, verbose: false, workbook: Fixture.workbook)
+            .split(separator: "\n").compactMap { try? matcher.wholeMatch(in: String($0)) }
+            .map { "\($0.1):\($0.2):\($0.3) \($0.4) \($0.5)" }
+        #expect(found == [
+            "Exercises/Chapter1Latch/CountdownBlock.swift:15:9 error data race: Two threads changed `toComplete` with nothing ordering the two accesses (lines 15 and 17).",
+            "Exercises/Chapter1Latch/CountdownBlock.swift:1:1 error never finished: The tests made no progress for 10 s and were stopped.",
+            "Tests/Chapter1LatchTests/Exercise1_1Tests.swift:60:13 error wrong result: whenZero ran twice.",
+            "Exercises/Chapter1Latch/CountdownBlock.swift:12:1 warning `queue` is made anew on every call.",
+        ], "\(found)")
+        let elsewhere = PathStyle(root: URL(fileURLWithPath: "/home/ada/gcd"), currentDirectory: URL(fileURLWithPath: "/home/ada"))
+        let full = report.rendered(style: .plain, verbose: false, workbook: Fixture.workbook, paths: elsewhere)
+        #expect(full.contains("\n/home/ada/gcd/Exercises/Chapter1Latch/CountdownBlock.swift:15:9: error: data race: "))
+        let here = PathStyle(root: URL(fileURLWithPath: "/home/ada/gcd"), currentDirectory: URL(fileURLWithPath: "/home/ada/gcd/"))
+        #expect(here == .fromPackageRoot)
+    }
+
     @Test("--junit: well-formed XML with one failure, special characters escaped")
     func junit() throws {
         let xml = sampleReport().junitXML()
@@ -216,14 +249,30 @@ struct ReportTests {
         #expect(text.contains("✔ 1.1"))
         #expect(text.contains("✘ 1.2"))
         #expect(text.contains("data race"))
-        #expect(text.contains("at Exercises/Chapter1Latch/AnimationLatch.swift:20"))
+        #expect(text.contains("\nExercises/Chapter1Latch/AnimationLatch.swift:20:1: error: data race: Two threads changed `x` <at> the same time & more\n"))
         #expect(!text.contains("\u{1B}["))
         #expect(!text.contains("rrrrrrrr"), "raw reports only with --verbose")
         #expect(sampleReport().rendered(style: .plain, verbose: true, workbook: Fixture.workbook).contains("rrrrrrrr"))
         #expect(text.contains("1 of 2 exercises pass."))
-        #expect(text.contains("`workbook hint 1.2` · `workbook explain 1.2`"), "a race points to its drawing")
+        #expect(text.contains("\(Says.command("hint 1.2")) · \(Says.command("explain 1.2"))"), "a race points to its drawing")
         #expect(Style.removingEscapes("\u{1B}[90m↳ line\u{1B}[0m and \u{1B}[1;31mred\u{1B}[0m") == "↳ line and red")
         #expect(Style.plain.fitting("\u{1B}[2mdim\u{1B}[0m") == "dim")
         #expect(Style(color: true).fitting("\u{1B}[2mdim\u{1B}[0m") == "\u{1B}[2mdim\u{1B}[0m")
+    }
+}
+
+@Suite("Suggested commands: as the learner starts the tool")
+struct CommandFormTests {
+    @Test("started by `swift run` (a .build folder, whatever its name) → `swift run workbook`; typed → as typed; another process → `workbook`",
+          arguments: [("/home/ada/gcd/.build/debug/workbook", "swift run workbook"),
+                      ("/home/ada/gcd/.build-ci/x86_64-unknown-linux-gnu/debug/workbook", "swift run workbook"),
+                      ("workbook", "workbook"), ("./workbook", "./workbook"), ("/usr/local/bin/workbook", "/usr/local/bin/workbook"),
+                      ("/Applications/Xcode.app/Contents/Developer/usr/bin/xctest", "workbook")])
+    func detected(argv0: String, prefix: String) {
+        let form = CommandForm(startedAs: argv0)
+        #expect(form.prefix == prefix)
+        #expect(form.line("check 1.2") == "\(prefix) check 1.2")
+        #expect(form.applied(to: "Then run `workbook check 1.2` again; `workbook hint 1.2` helps.")
+            == "Then run `\(prefix) check 1.2` again; `\(prefix) hint 1.2` helps.")
     }
 }

@@ -6,6 +6,9 @@ struct CompilerError: Sendable, Equatable, Codable {
     var line: Int
     var column: Int
     var message: String
+    /// The lines of source the compiler printed under it (`15 |     toComplete += x`, the marker
+    /// line), as it printed them; empty when it printed none.
+    var excerpt: [String]?
 
     /// How much of the file's path a summary shows.
     enum FileShown: Sendable {

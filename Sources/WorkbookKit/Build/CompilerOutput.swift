@@ -22,7 +22,8 @@ extension Builder {
     private static func diagnostics(in output: String, severity: String) -> [CompilerError] {
         var seen = Set<String>()
         var errors: [CompilerError] = []
-        for line in output.split(separator: "\n") {
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, line) in lines.enumerated() {
             guard let range = line.range(of: ": \(severity): ") else { continue }
             let location = line[..<range.lowerBound].split(separator: ":")
             guard location.count >= 3, let lineNumber = Int(location[location.count - 2]),
@@ -31,7 +32,9 @@ extension Builder {
             let message = String(line[range.upperBound...])
             let key = "\(file):\(lineNumber):\(column):\(message)"
             guard seen.insert(key).inserted else { continue }
-            errors.append(CompilerError(file: file, line: lineNumber, column: column, message: message))
+            // The excerpt: `NN | code`, `   | `- error: …`, `   :` between its parts.
+            let excerpt = lines[(index + 1)...].prefix { $0.wholeMatch(of: /\s*\d*\s[|:](\s.*)?/) != nil }.map(String.init)
+            errors.append(CompilerError(file: file, line: lineNumber, column: column, message: message, excerpt: excerpt.isEmpty ? nil : excerpt))
         }
         return errors
     }

@@ -19,6 +19,10 @@ public struct BatchGrader: Sendable {
     /// Seconds one submission may take in all, build included.
     var timeLimit: Double = 1_200
     var progress: @Sendable (String) -> Void
+    /// The fingerprints of the correct answers `export` kept beside the copy, when they are here.
+    let teacherFile: TeacherFile?
+    /// The time a submission is graded at: the clock, or a fixed time in tests.
+    var now: @Sendable () -> Date = { Date() }
 
     public init(workbook: Workbook, executable: URL, workFolder: URL, progress: @escaping @Sendable (String) -> Void = { _ in }) throws {
         self.workbook = workbook
@@ -26,7 +30,15 @@ public struct BatchGrader: Sendable {
         self.executable = executable
         self.workFolder = workFolder
         self.progress = progress
+        self.teacherFile = TeacherFile.read(root: workbook.root)
     }
+
+    /// Whether submissions are compared with the correct answers (the teacher's file is here), not
+    /// only with each other.
+    public var comparesWithAnswers: Bool { teacherFile != nil }
+
+    /// The assignment's name: as `export` recorded it, else the copy's folder name.
+    var assignmentName: String { lock.assignment.name ?? workbook.root.standardizedFileURL.lastPathComponent }
 
     /// The submission folders under `folder`, sorted by name (hidden ones and files left out).
     public static func submissions(in folder: URL) throws -> [URL] {
@@ -50,11 +62,61 @@ public struct BatchGrader: Sendable {
                 rows.add(grade(submission, job: job, exercises: exercises))
             }
         }
-        return try Gradebook(exercises: exercises, maxPoints: lock.assignment.points, rows: rows.all)
+        return try Gradebook(exercises: exercises, maxPoints: lock.assignment.points, rows: rows.all, assignment: assignmentName)
     }
 
-    /// One submission's row; every failure is a note on the row, never an error of the batch.
+    /// One submission's row, with what settles a dispute about it: the commit graded and its date,
+    /// when it was graded, and its exercises' fingerprints (and which are known correct answers).
     func grade(_ submission: URL, job: Int, exercises: [String]) -> Gradebook.Row {
+        var row = verdicts(submission, job: job, exercises: exercises)
+        row.gradedAt = now().formatted(.iso8601)
+        (row.commit, row.commitDate) = Self.commit(of: submission)
+        row.fingerprints = fingerprints(of: submission, exercises: exercises)
+        for (id, fingerprint) in row.fingerprints {
+            if let answer = teacherFile?.answer(id, fingerprint: fingerprint) { row.knownAnswers[id] = answer }
+        }
+        return row
+    }
+
+    /// The fingerprint of each of `exercises` whose file the submission changed from its starter (the
+    /// copy's own file), comments and spacing aside; a file that is missing or not a regular file
+    /// has none.
+    func fingerprints(of submission: URL, exercises: [String]) -> [String: String] {
+        var found: [String: String] = [:]
+        for (chapter, exercise) in workbook.allExercises where exercises.contains(exercise.id) {
+            let relative = Layout.exerciseFile(chapter, exercise)
+            guard let theirs = Self.regularFile(submission.appendingPathComponent(relative)),
+                  let starter = FileManager.default.contents(atPath: workbook.layout.url(relative).path) else { continue }
+            let fingerprint = CodeFingerprint.of(String(decoding: theirs, as: UTF8.self))
+            if fingerprint != CodeFingerprint.of(String(decoding: starter, as: UTF8.self)) { found[exercise.id] = fingerprint }
+        }
+        return found
+    }
+
+    /// The commit `folder`'s `HEAD` names and when it was committed (ISO 8601), read with git
+    /// commands that run nothing the repository configures; empty when it is no repository.
+    static func commit(of folder: URL) -> (sha: String, date: String) {
+        let git = ["-C", folder.path, "-c", "core.fsmonitor=false", "--no-pager"]
+        guard let head = try? ChildProcess.run("git", git + ["rev-parse", "--verify", "HEAD"], timeLimit: 30),
+              head.termination == .exited(0),
+              let sha = head.output.split(separator: "\n").first(where: { $0.wholeMatch(of: /[0-9a-f]{40,64}/) != nil }) else { return ("", "") }
+        let object = try? ChildProcess.run("git", git + ["cat-file", "commit", String(sha)], timeLimit: 30)
+        let seconds = object?.output.split(separator: "\n").lazy
+            .compactMap { $0.wholeMatch(of: /committer .* (\d+) [+-]\d{4}/).flatMap { Double($0.1) } }.first
+        return (String(sha), seconds.map { Date(timeIntervalSince1970: $0).formatted(.iso8601) } ?? "")
+    }
+
+    /// A submission's file as bytes, when it is a regular file (a link could point anywhere on the
+    /// teacher's machine).
+    static func regularFile(_ url: URL) -> Data? {
+        guard let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey]),
+              values.isRegularFile == true, values.isSymbolicLink != true else { return nil }
+        return FileManager.default.contents(atPath: url.path)
+    }
+
+    /// One submission's points, verdicts and reasons; every failure is a note on the row, never an
+    /// error of the batch.
+    func verdicts(_ submission: URL, job: Int, exercises: [String]) -> Gradebook.Row {
         let student = submission.lastPathComponent
         let tampered = ((try? lock.verify(root: submission)) ?? []).map(\.path)
         let jobFolder = workFolder.appendingPathComponent("job-\(job)")
@@ -102,11 +164,8 @@ public struct BatchGrader: Sendable {
         }
         for (chapter, exercise) in workbook.allExercises {
             let relative = Layout.exerciseFile(chapter, exercise)
-            let theirs = submission.appendingPathComponent(relative)
             guard PackageMirror.exactlyNamed(relative, under: submission),
-                  let values = try? theirs.resourceValues(forKeys: [.isRegularFileKey, .isSymbolicLinkKey]),
-                  values.isRegularFile == true, values.isSymbolicLink != true,
-                  let data = FileManager.default.contents(atPath: theirs.path) else { continue }
+                  let data = Self.regularFile(submission.appendingPathComponent(relative)) else { continue }
             try PackageMirror.replaceIfChanged(package.appendingPathComponent(relative), with: data)
         }
     }

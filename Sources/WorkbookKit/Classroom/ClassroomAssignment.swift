@@ -11,6 +11,9 @@ public struct ClassroomAssignment: Codable, Sendable, Equatable {
     public var chapters: [Int]
     /// Points by exercise id, for every exercise of the assigned chapters and no other.
     public var points: [String: Int]
+    /// What the teacher calls the assignment (`export --name`, by default the copy's folder name);
+    /// `nil` in a lock written before it was recorded.
+    public var name: String?
 
     /// Every exercise of `chapters` (all of the workbook's when `nil`), at ``defaultPoints`` unless
     /// `points` says otherwise.

@@ -103,8 +103,8 @@ public struct ClassroomGrade: Codable, Sendable, Equatable {
                 reason = Says.passed(runs: result.runs.count)
             } else if let result, let kind = result.kind {
                 verdict = .failed(kind)
-                let first = result.findings.min { $0.kind < $1.kind }
-                reason = Says.failed(kind, failedRuns: result.runs.filter { !$0.passed }.count, of: result.runs.count, first: first?.message)
+                reason = Says.failed(kind, failedRuns: result.runs.filter { !$0.passed }.count, of: result.runs.count,
+                                     first: result.findings.headline?.oneSentence)
             } else {
                 verdict = .notGraded
                 reason = Says.notRunByThisCheck

@@ -5,13 +5,18 @@ public extension Gradebook {
     /// Between the paths of the changed-files column.
     private static let pathSeparator = "; "
     /// The columns after the exercises'.
-    private static let trailer = ["total", "max total", "changed protected files", "note"]
+    private static let trailer = ["total", "max total", "changed protected files", "note", "same code",
+                                  "commit", "commit date", "graded at", "assignment", "fingerprints"]
+    /// Between the entries of the same-code and fingerprints columns.
+    private static let entrySeparator = "; "
 
     /// An exercise's points column: "1.1 points (max 10)".
     private static func pointsColumn(_ id: String, _ max: Int) -> String { "\(id) points (max \(max))" }
 
     /// The header: student; `<id> points (max N)`, `<id> verdict` and `<id> reason` per exercise;
-    /// total, max total, changed protected files, note.
+    /// total, max total, changed protected files, note; the exercises whose code is a known correct
+    /// answer or another student's; the commit graded, its date, when it was graded, the
+    /// assignment; the fingerprints of the exercises the student changed (`1.1=9f2c…`).
     private func header() -> [String] {
         ["student"] + exercises.flatMap { [Self.pointsColumn($0, maxPoints[$0] ?? 0), "\($0) verdict", "\($0) reason"] } + Self.trailer
     }
@@ -25,7 +30,9 @@ public extension Gradebook {
         let records = [header()] + rows.map { row in
             [row.student]
                 + exercises.flatMap { id in [String(row.cell(id).points), row.cell(id).verdict.code, row.cell(id).reason] }
-                + [String(row.total), String(maxTotal), row.tampered.joined(separator: Self.pathSeparator), row.note]
+                + [String(row.total), String(maxTotal), row.tampered.joined(separator: Self.pathSeparator), row.note,
+                   row.sameCode(in: exercises), row.commit, row.commitDate, row.gradedAt, assignment,
+                   exercises.compactMap { id in row.fingerprints[id].map { "\(id)=\($0)" } }.joined(separator: Self.entrySeparator)]
         }
         return records.map { $0.map { CSV.field(CSV.text($0)) }.joined(separator: ",") + "\r\n" }.joined()
     }
@@ -51,6 +58,7 @@ public extension Gradebook {
             throw ClassroomError.badInput(Says.notAGradebookHeader(header, trailer: Self.trailer))
         }
         let maxTotal = exercises.compactMap { maxPoints[$0] }.reduce(0, +)
+        var assignments: Set<String> = []
         let rows = try records.enumerated().map { number, fields in
             let place = Says.csvRow(number + 2)
             guard fields.count == header.count else {
@@ -68,9 +76,21 @@ public extension Gradebook {
                 cells[id] = Cell(points: value, verdict: verdict, reason: fields[3 + 3 * column])
             }
             let trailing = Array(fields.suffix(Self.trailer.count))
-            let row = Row(student: fields[0], cells: cells,
+            var row = Row(student: fields[0], cells: cells,
                           tampered: trailing[2].isEmpty ? [] : trailing[2].components(separatedBy: Self.pathSeparator),
                           note: trailing[3])
+            // The known answers are read back; who else submitted the same code is found again.
+            for flag in Self.entries(trailing[4]) {
+                guard let verb = flag.range(of: " is ") else { continue }
+                let id = String(flag[..<verb.lowerBound]), said = String(flag[verb.upperBound...])
+                if !said.hasPrefix(Says.sameAsStudents([])) { row.knownAnswers[id] = said }
+            }
+            (row.commit, row.commitDate, row.gradedAt) = (trailing[5], trailing[6], trailing[7])
+            assignments.insert(trailing[8])
+            for entry in Self.entries(trailing[9]) {
+                let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+                if parts.count == 2 { row.fingerprints[parts[0]] = parts[1] }
+            }
             guard trailing[0] == String(row.total) else {
                 throw ClassroomError.badInput(Says.wrongTotal(place, written: trailing[0], sum: row.total))
             }
@@ -79,7 +99,12 @@ public extension Gradebook {
             }
             return row
         }
-        try self.init(exercises: exercises, maxPoints: maxPoints, rows: rows)
+        try self.init(exercises: exercises, maxPoints: maxPoints, rows: rows, assignment: assignments.first ?? "")
+    }
+
+    /// The entries of a `; `-separated column.
+    private static func entries(_ field: String) -> [String] {
+        field.isEmpty ? [] : field.components(separatedBy: entrySeparator)
     }
 }
 

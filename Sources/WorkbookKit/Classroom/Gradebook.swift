@@ -32,6 +32,21 @@ public struct Gradebook: Sendable, Equatable {
         /// What went wrong with the submission as a whole, like "did not build" or "timed out"; empty
         /// when nothing did.
         public var note: String
+        /// The commit graded — the submission's `HEAD` — and when it was committed (ISO 8601); empty
+        /// when the submission is no git repository.
+        public var commit = ""
+        public var commitDate = ""
+        /// When the submission was graded (ISO 8601).
+        public var gradedAt = ""
+        /// The fingerprint (``CodeFingerprint``) of each exercise file the student changed from its
+        /// starter, by exercise id: what finds the same code in two submissions.
+        var fingerprints: [String: String] = [:]
+        /// The exercises whose code is a correct answer the workbook keeps, and which one ("the
+        /// reference solution"): from the teacher's fingerprints (``TeacherFile``).
+        var knownAnswers: [String: String] = [:]
+        /// The exercises whose code another student of this gradebook submitted too, with their
+        /// names: found by the gradebook, from every row's fingerprints.
+        var sameAs: [String: [String]] = [:]
 
         public init(student: String, cells: [String: Cell], tampered: [String] = [], note: String = "") {
             self.student = student
@@ -55,6 +70,14 @@ public struct Gradebook: Sendable, Equatable {
 
         /// Points in all.
         var total: Int { cells.values.map(\.points).reduce(0, +) }
+
+        /// What a teacher should look at: each exercise whose code is a known correct answer or
+        /// another student's, in the columns' order; empty when none is.
+        func sameCode(in exercises: [String]) -> String {
+            Says.sameCode(exercises.flatMap { id in
+                (knownAnswers[id].map { [(id, $0)] } ?? []) + (sameAs[id].map { [(id, Says.sameAsStudents($0))] } ?? [])
+            })
+        }
     }
 
     /// The assigned exercises' ids, in the order of the columns.
@@ -63,11 +86,14 @@ public struct Gradebook: Sendable, Equatable {
     let maxPoints: [String: Int]
     /// Every student, sorted by name.
     public let rows: [Row]
+    /// The assignment's name (`export --name`); empty when unknown.
+    public let assignment: String
 
     /// A gradebook of `rows` over `exercises`, each worth its `maxPoints`: each row gets a not-graded
-    /// cell for each exercise it lacks, and loses any cell of an exercise not in `exercises`. A
-    /// student named twice, or an exercise without its points, is a bad-input ``ClassroomError``.
-    public init(exercises: [String], maxPoints: [String: Int], rows: [Row]) throws {
+    /// cell for each exercise it lacks, and loses any cell of an exercise not in `exercises`; the
+    /// rows that submitted the same code for an exercise are told of each other. A student named
+    /// twice, or an exercise without its points, is a bad-input ``ClassroomError``.
+    public init(exercises: [String], maxPoints: [String: Int], rows: [Row], assignment: String = "") throws {
         var seen: Set<String> = []
         for row in rows where !seen.insert(row.student).inserted {
             throw ClassroomError.badInput(Says.studentTwice(row.student))
@@ -77,9 +103,17 @@ public struct Gradebook: Sendable, Equatable {
         }
         self.exercises = exercises
         self.maxPoints = maxPoints.filter { exercises.contains($0.key) }
-        self.rows = rows.sorted { $0.student < $1.student }.map { row in
+        self.assignment = assignment
+        let sorted = rows.sorted { $0.student < $1.student }
+        self.rows = sorted.map { row in
             var row = row
             row.cells = Dictionary(uniqueKeysWithValues: exercises.map { ($0, row.cell($0)) })
+            row.fingerprints = row.fingerprints.filter { exercises.contains($0.key) }
+            row.sameAs = Dictionary(uniqueKeysWithValues: exercises.compactMap { id in
+                guard let mine = row.fingerprints[id] else { return nil }
+                let others = sorted.filter { $0.student != row.student && $0.fingerprints[id] == mine }.map(\.student)
+                return others.isEmpty ? nil : (id, others)
+            })
             return row
         }
     }
@@ -100,13 +134,21 @@ public struct Gradebook: Sendable, Equatable {
             parts.append("\(row.tampered.count) protected file\(row.tampered.count == 1 ? "" : "s") changed (put back before grading)")
         }
         if !row.note.isEmpty { parts.append(Self.oneLine(row.note)) }
+        let same = row.sameCode(in: exercises)
+        if !same.isEmpty { parts.append("same code: " + same) }
         return parts.filter { !$0.isEmpty }.joined(separator: " · ")
     }
 
-    /// `text` on one line (its whitespace runs made one space), at most 300 characters.
+    /// `text` on one line (its whitespace runs made one space): as many of its sentences as fit in
+    /// 300 characters, and never less than the first — a sentence is never cut.
     static func oneLine(_ text: String) -> String {
-        let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        return words.count <= 300 ? words : words.prefix(299) + "…"
+        var kept = ""
+        for sentence in Says.sentences(in: text) {
+            let longer = kept.isEmpty ? sentence : kept + " " + sentence
+            guard kept.isEmpty || longer.count <= 300 else { break }
+            kept = longer
+        }
+        return kept
     }
 
     /// Joins gradebooks of the same exercises, like the CSVs of the shards of one batch. A student
@@ -116,8 +158,13 @@ public struct Gradebook: Sendable, Equatable {
         if let other = books.first(where: { $0.exercises != first.exercises || $0.maxPoints != first.maxPoints }) {
             throw ClassroomError.badInput(Says.differentColumns(first.columnsSaid, other.columnsSaid))
         }
+        if let other = books.first(where: { $0.assignment != first.assignment }) {
+            throw ClassroomError.badInput(Says.differentAssignments(first.assignment, other.assignment))
+        }
         do {
-            return try Gradebook(exercises: first.exercises, maxPoints: first.maxPoints, rows: books.flatMap(\.rows))
+            // The same code is looked for across the shards again, from every row's fingerprints.
+            return try Gradebook(exercises: first.exercises, maxPoints: first.maxPoints, rows: books.flatMap(\.rows),
+                                 assignment: first.assignment)
         } catch let error as ClassroomError {
             throw ClassroomError.badInput(Says.twoShards(error.description))
         }

@@ -16,14 +16,14 @@ public enum GradebookHTML {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>Gradebook</title>
+        <title>\(markupEscaped(title(gradebook)))</title>
         <style>
         \(stylesheet)
         </style>
         </head>
         <body>
         <header>
-        <h1>Gradebook</h1>
+        <h1>\(markupEscaped(title(gradebook)))</h1>
         <p class="summary">\(students) student\(students == 1 ? "" : "s") · \(gradebook.exercises.count) exercise\(gradebook.exercises.count == 1 ? "" : "s") · \(gradebook.maxTotal) points possible · average total \(String(format: "%.1f", average))</p>
         </header>
 
@@ -33,6 +33,11 @@ public enum GradebookHTML {
         html += table(gradebook)
         html += "</body>\n</html>\n"
         return html
+    }
+
+    /// "Gradebook — gcd-assignment", or "Gradebook" when the assignment has no name.
+    private static func title(_ gradebook: Gradebook) -> String {
+        gradebook.assignment.isEmpty ? "Gradebook" : "Gradebook — \(gradebook.assignment)"
     }
 
     /// Per exercise, a bar of the class split by verdict, the most failures first.
@@ -84,12 +89,18 @@ public enum GradebookHTML {
                     + "<b>\(cell.points)</b><small>\(markupEscaped(cell.verdict.code))</small></td>"
             }
             html += "<td class=\"total\">\(row.total)</td><td class=\"notes\">"
-            if !row.tampered.isEmpty {
-                html += "<span class=\"flag\">Protected files changed</span> (put back before grading; the points come from the originals): "
-                    + row.tampered.map { "<code>\(markupEscaped($0))</code>" }.joined(separator: ", ")
-                if !row.note.isEmpty { html += "<br>" }
+            var notes: [String] = []
+            let same = row.sameCode(in: gradebook.exercises)
+            if !same.isEmpty {
+                notes.append("<span class=\"flag same\">Same code</span> (comments and spacing aside): \(markupEscaped(same))")
             }
-            html += markupEscaped(row.note) + "</td></tr>\n"
+            if !row.tampered.isEmpty {
+                notes.append("<span class=\"flag\">Protected files changed</span> (put back before grading; the points come from the originals): "
+                    + row.tampered.map { "<code>\(markupEscaped($0))</code>" }.joined(separator: ", "))
+            }
+            if !row.note.isEmpty { notes.append(markupEscaped(row.note)) }
+            if let graded = graded(row) { notes.append("<span class=\"graded\">" + markupEscaped(graded) + "</span>") }
+            html += notes.joined(separator: "<br>") + "</td></tr>\n"
             let failing = gradebook.exercises.filter { row.cell($0).verdict != .pass && !row.cell($0).reason.isEmpty }
             if !failing.isEmpty {
                 html += "<tr class=\"why\"><td colspan=\"\(columns)\"><details><summary>Why \(markupEscaped(row.student)) lost points: "
@@ -99,6 +110,15 @@ public enum GradebookHTML {
             }
         }
         return html + "</tbody>\n</table>\n</div>\n</section>\n"
+    }
+
+    /// "commit 1a2b3c4d5e6f of 2026-03-01T10:00:00Z, graded 2026-03-02T09:00:00Z"; `nil` for a row
+    /// that says neither (one read from an older gradebook).
+    private static func graded(_ row: Gradebook.Row) -> String? {
+        guard !row.gradedAt.isEmpty || !row.commit.isEmpty else { return nil }
+        let commit = row.commit.isEmpty ? "no commit (not a git repository)"
+            : "commit \(row.commit.prefix(12))" + (row.commitDate.isEmpty ? "" : " of \(row.commitDate)")
+        return commit + (row.gradedAt.isEmpty ? "" : ", graded \(row.gradedAt)")
     }
 
     /// What each colour on the page means.
@@ -167,6 +187,8 @@ public enum GradebookHTML {
         td.total { font-weight: 700; }
         .notes { text-align: left; white-space: normal; min-width: 14rem; font-size: .85rem; }
         .flag { font-weight: 600; color: #33206b; }
+        .flag.same { color: #7a1a1a; }
+        .graded { color: #5a5a5a; font-size: .8rem; }
         .notes code { overflow-wrap: anywhere; }
         tr.why td { padding: 0 .6rem .4rem; text-align: left; white-space: normal; border-bottom: 1px solid #d6d6d6; font-size: .85rem; }
         tr.why summary { cursor: pointer; color: #3a3a3a; }

@@ -88,6 +88,12 @@ public struct StudentCopy: Sendable {
         }
         try WorkbookLock.make(root: folder, assignment: assignment).write(root: folder)
         written += files.count + generated.count + 1
+        // The teacher's fingerprints of the correct answers: in the folder, never in its history.
+        try TeacherFile(workbook: workbook, assignment: assignment).write(root: folder)
+        let ignore = folder.appendingPathComponent(".gitignore")
+        let ignored = (try? String(contentsOf: ignore, encoding: .utf8)) ?? ""
+        try (ignored + (ignored.isEmpty || ignored.hasSuffix("\n") ? "" : "\n") + "/\(TeacherFile.fileName)\n")
+            .write(to: ignore, atomically: true, encoding: .utf8)
         return Written(files: written, committed: Self.commit(folder), notHandedOut: notHandedOut)
     }
 

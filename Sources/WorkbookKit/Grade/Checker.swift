@@ -159,11 +159,16 @@ public struct CheckReport: Sendable {
                 let own = errors.filter { $0.file.hasSuffix("/" + exercise.file) }
                 let shown = (own.isEmpty ? errors : own).prefix(3)
                 return shown.map { error in
-                    Finding(kind: .compile,
-                            message: own.isEmpty && !error.file.hasSuffix("/" + exercise.file)
-                                ? Says.chapterDoesNotCompile(chapter, error)
-                                : error.message,
-                            file: Layout.trimmed(error.file), line: error.line)
+                    var finding = Finding(kind: .compile,
+                                          message: own.isEmpty && !error.file.hasSuffix("/" + exercise.file)
+                                              ? Says.chapterDoesNotCompile(chapter, error)
+                                              : error.message,
+                                          file: Layout.trimmed(error.file), line: error.line)
+                    // The compiler's own words, column and excerpt, for the `file:line:col: error:` line.
+                    finding.column = error.column
+                    finding.summary = error.message
+                    finding.excerpt = error.excerpt
+                    return finding
                 }
             }
             return failingRun?.findings ?? []

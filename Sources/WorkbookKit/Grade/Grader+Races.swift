@@ -14,17 +14,23 @@ extension Grader {
             // Darwin's atos names the file without its folder: then read it where the workbook keeps it.
             let source = readSource(file.contains("/") ? file : path)
             let placed = RaceSides(report, in: suffix(of: item), source: source)
-            let accesses = placed.sides.map { ($0, $0.line) }
-            let line = accesses.compactMap(\.1).first ?? frame.line
+            // In the order TSan saw them, as `explain` draws them: the remembered access first.
+            let accesses = placed.inOrder.map { ($0, $0.line) }
+            let located = placed.inOrder.first { $0.line != nil }
+            let line = located?.line ?? frame.line
                 ?? report.allFrames.first { $0.isIn(suffix(of: item)) && $0.line != nil }?.line
-            let variable = Self.variableName(inLines: placed.accessLines + (line.map { [$0] } ?? []), of: source)
+            let variable = placed.variable ?? Self.variableName(inLines: placed.accessLines + (line.map { [$0] } ?? []), of: source)
             let places = accesses.map { access, line in
                 let place = line.map { ":\($0)" } ?? access.function.map { ", in \($0.name)" } ?? ""
                 return "\(item.exercise.file)\(place) (\(access.isWrite ? "write" : "read"), \(Self.describeThread(access.thread, report)))"
             }
-            let message = Says.race(writes: report.accesses.filter(\.isWrite).count, of: report.accesses.count,
-                                    variable: variable, places: places)
-            return (item, Finding(kind: .race, message: message, file: path, line: line, detail: report.raw))
+            let writes = report.accesses.filter(\.isWrite).count
+            let message = Says.race(writes: writes, of: report.accesses.count, variable: variable, places: places)
+            var finding = Finding(kind: .race, message: message, file: path, line: line, detail: report.raw)
+            finding.column = located?.column
+            finding.summary = Says.raceSummary(writes: writes, of: report.accesses.count, variable: variable,
+                                               lines: placed.sides.compactMap(\.line))
+            return (item, finding)
         }
         return nil
     }

@@ -59,12 +59,15 @@ struct Grader: Sendable {
         }
         for issue in run.events.issues {
             guard let item = owner(of: issue.testID, in: batch) else { continue }
-            findings[item.exercise.id, default: []].append(Finding(
+            var finding = Finding(
                 kind: issue.kind,
                 message: Self.strippingMarker(issue.summary),
                 file: issue.file.map(Layout.trimmed), line: issue.line,
                 test: run.events.names[issue.testID],
-                detail: issue.messages.joined(separator: "\n")))
+                detail: issue.messages.joined(separator: "\n"))
+            finding.column = issue.column
+            finding.testDeclared = SourcePlace(testID: issue.testID)
+            findings[item.exercise.id, default: []].append(finding)
         }
 
         let processDied = !run.events.runEnded || run.termination.exitCode == nil
@@ -75,7 +78,9 @@ struct Grader: Sendable {
             let ended = tests.filter { run.events.ended[$0] != nil }
             let failed = ended.filter { run.events.ended[$0] == false }
             var found = findings[item.exercise.id] ?? []
+            // In the order the suite declares them, not the order they happened to start in.
             let unfinished = tests.filter { run.events.ended[$0] == nil }
+                .sorted(by: SourcePlace.declaredFirst)
 
             if processDied && (tests.isEmpty || !unfinished.isEmpty) {
                 guard alone else { isolate.append(item); continue }

@@ -115,7 +115,47 @@ enum PatternCheck {
         for wait in waits where signals.contains(where: { $0.queue == wait.block.queue && $0.id != wait.block.id }) {
             warn(.waitOnQueue, wait.line, wait.block.queue)
         }
+        for (line, queue) in queuesMadeOnEveryCall(in: source) {
+            warn(.queuePerCall, line - 1, queue)
+        }
         return warnings.sorted { $0.line < $1.line }
+    }
+
+    /// The queues made on every call, each with the line that makes it: a `DispatchQueue(…)` created
+    /// in a function's or a closure's own code and used only there — `let queue = DispatchQueue(…)`
+    /// then `queue.sync`/`queue.async` in the same code, never captured by a closure that outlives the
+    /// call — or `DispatchQueue(…).sync` in place. Each call then has a queue of its own, which
+    /// orders nothing between calls. A queue made once per object (a stored property) or once per
+    /// returned block (a `let` the block captures) is not one.
+    static func queuesMadeOnEveryCall(in text: String) -> [(line: Int, queue: String)] {
+        let source = SwiftSource(text)
+        let code = String(decoding: source.code, as: UTF8.self)
+        var found: [(line: Int, queue: String)] = []
+        for match in code.matches(of: /DispatchQueue\s*\(/) {
+            let offset = code.utf8.distance(from: code.startIndex, to: match.range.lowerBound)
+            guard let owner = source.codeScope(around: offset) else { continue }  // a stored property
+            let before = code[..<match.range.lowerBound]
+            let after = code[match.range.upperBound...]
+            if let call = after.firstMatch(of: /^[^()]*(?:\([^()]*\)[^()]*)*\)\s*\.\s*(sync|async|asyncAfter)\b/), call.range.lowerBound == after.startIndex {
+                found.append((source.line(of: offset), "DispatchQueue(…)"))
+            } else if let binding = before.firstMatch(of: /(?:let|var)\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*DispatchQueue\s*)?=\s*$/) {
+                let name = String(binding.1)
+                let uses = source.uses(in: owner).filter { $0.name == name && !$0.isDeclaration }
+                let dispatched = uses.contains { use in
+                    let rest = code.utf8.dropFirst(use.offset + name.utf8.count)
+                    return String(decoding: rest.prefix(24), as: UTF8.self).firstMatch(of: /^\s*\.\s*(sync|async|asyncAfter)\b/) != nil
+                }
+                // Captured by code nested in the one that made it (a block it returns, a callback):
+                // the queue outlives the call.
+                let capturedInside = source.scopes.indices.contains { nested in
+                    nested != owner && source.scopes[nested].isCode && source.scopes[nested].open > source.scopes[owner].open
+                        && source.scopes[nested].close < source.scopes[owner].close
+                        && source.uses(in: nested).contains { $0.name == name }
+                }
+                if dispatched && !capturedInside { found.append((source.line(of: offset), name)) }
+            }
+        }
+        return found
     }
 
     /// `true` when `line` waits with a timeout that can run out — not `.now()` (a try that never
@@ -198,6 +238,11 @@ enum PatternCheck {
         case timedWaitGivesUp = "timed-wait-gives-up"
         case unseenFence = "fence-tsan-cannot-see"
         case unseenBarrier = "barrier-tsan-drops"
+        case queuePerCall = "queue-per-call"
+
+        /// Whether a run under TSan says nothing where this rule matched: a fence it does not model, a
+        /// barrier its interceptor drops (the block then runs beside the others, under TSan only).
+        var setsAsideRuns: Bool { self == .unseenFence || self == .unseenBarrier }
 
         /// How the exercise fails when the rule matches, whatever its tests say; `nil` for a warning.
         ///
@@ -210,17 +255,14 @@ enum PatternCheck {
         /// Two forms are right without TSan and cannot be judged under it, so the grader says so at
         /// their line instead of calling them a race: a standalone fence (TSan models none, so it
         /// reports the accesses the fence orders — compiler-rt's `__tsan_atomic_thread_fence` calls
-        /// `AtomicFence`, "not implemented": a hardware fence, no happens-before), and a barrier flag that TSan's `dispatch_async` interceptor drops (it resubmits a
+        /// `AtomicFence`, "not implemented": a hardware fence, no happens-before), and a barrier flag
+        /// that TSan's `dispatch_async` interceptor drops (it resubmits a
         /// wrapper of the block, and Swift's overlay sends a `DispatchWorkItem`'s, a group's or a QoS's
         /// barrier through a work item: MEASUREMENTS.md M4).
-        /// Whether a run under TSan says nothing where this rule matched: a fence it does not model, a
-        /// barrier its interceptor drops (the block then runs beside the others, under TSan only).
-        var setsAsideRuns: Bool { self == .unseenFence || self == .unseenBarrier }
-
         var failure: FailureKind? {
             switch self {
             case .ignoredTimedWait, .sanitizerHook, .timedWaitGivesUp, .unseenFence, .unseenBarrier: .wrong
-            case .syncOnGlobalQueue, .barrierOnGlobalQueue, .mainSync, .syncOntoOwnQueue, .waitOnQueue: nil
+            case .syncOnGlobalQueue, .barrierOnGlobalQueue, .mainSync, .syncOntoOwnQueue, .waitOnQueue, .queuePerCall: nil
             }
         }
     }

@@ -6,8 +6,17 @@ struct Finding: Sendable, Equatable, Codable {
     /// The file the learner should look at (their exercise file when known), relative to the package.
     var file: String?
     var line: Int?
+    /// The column on `line`, when known (TSan's, the compiler's, the test's).
+    var column: Int?
+    /// The lines of source the compiler printed under its error, as it printed them.
+    var excerpt: [String]?
+    /// One sentence that says it, the same for the same failure from run to run (a race's, without
+    /// the threads' numbers); `nil`: the message's first sentence.
+    var summary: String?
     /// The test that found it, by its display name.
     var test: String?
+    /// Where that test is declared in its suite: the order the suite lists its tests in.
+    var testDeclared: SourcePlace?
     /// The raw evidence (a TSan report, compiler output, the end of a crash's output), for `--verbose`.
     var detail: String?
     /// How many more reports said the same (races reported from several pairs of threads, or other
@@ -100,7 +109,62 @@ struct ExerciseVerdict: Sendable, Equatable {
     }
 }
 
+/// A place in a source file: what orders tests as their suite declares them.
+struct SourcePlace: Sendable, Equatable, Codable, Comparable {
+    var file: String
+    var line: Int
+    var column: Int
+
+    /// Where a test ID (`Module.Suite/name()/File.swift:7:6`) says its test is declared.
+    init?(testID: String) {
+        guard let place = testID.split(separator: "/").last, let match = place.wholeMatch(of: /(.+):(\d+):(\d+)/),
+              let line = Int(match.2), let column = Int(match.3) else { return nil }
+        self.init(file: String(match.1), line: line, column: column)
+    }
+
+    init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    static func < (lhs: SourcePlace, rhs: SourcePlace) -> Bool {
+        (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)
+    }
+
+    /// Whether test `lhs` comes before test `rhs` (both IDs) in their suite; IDs that say no place
+    /// come last, by name.
+    static func declaredFirst(_ lhs: String, _ rhs: String) -> Bool {
+        switch (SourcePlace(testID: lhs), SourcePlace(testID: rhs)) {
+        case let (left?, right?): left < right || (left == right && lhs < rhs)
+        case (.some, nil): true
+        case (nil, .some): false
+        case (nil, nil): lhs < rhs
+        }
+    }
+}
+
+extension Finding {
+    /// The order a learner meets findings in, the same whichever test failed first in time: by kind
+    /// (compile, race, crash, hang, wrong), then by the order the suite declares its tests (a
+    /// finding of no test after those of tests), then by place and words.
+    static func precedes(_ lhs: Finding, _ rhs: Finding) -> Bool {
+        if lhs.kind != rhs.kind { return lhs.kind < rhs.kind }
+        if lhs.testDeclared != rhs.testDeclared {
+            guard let left = lhs.testDeclared else { return false }
+            guard let right = rhs.testDeclared else { return true }
+            return left < right
+        }
+        return (lhs.file ?? "", lhs.line ?? 0, lhs.column ?? 0, lhs.oneSentence, lhs.message)
+            < (rhs.file ?? "", rhs.line ?? 0, rhs.column ?? 0, rhs.oneSentence, rhs.message)
+    }
+}
+
 extension Array where Element == Finding {
-    /// The finding a learner must deal with first: the lowest kind (compile, race, crash, hang, wrong).
-    var headline: Finding? { self.min { $0.kind < $1.kind } }
+    /// The findings in the order a learner meets them (``Finding/precedes(_:_:)``).
+    var inTeachingOrder: [Finding] { sorted(by: Finding.precedes) }
+
+    /// The finding a learner must deal with first: the lowest kind (compile, race, crash, hang,
+    /// wrong), and of those the first test the suite declares — whichever failed first in time.
+    var headline: Finding? { self.min(by: Finding.precedes) }
 }

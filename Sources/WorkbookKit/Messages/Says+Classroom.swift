@@ -88,6 +88,10 @@ extension Says {
         "These gradebooks grade different exercises or points (\(first) and \(other)); only shards of one batch can be merged."
     }
 
+    static func differentAssignments(_ first: String, _ other: String) -> String {
+        "These gradebooks grade different assignments ('\(first)' and '\(other)'); only shards of one batch can be merged."
+    }
+
     /// A merge that met a student twice (`problem`: what the gradebook said).
     static func twoShards(_ problem: String) -> String {
         problem + " Each student belongs to one shard only; were two shards given the same K/N?"
@@ -149,7 +153,7 @@ extension Says {
     }
 
     static func noLock(_ file: String, in root: String) -> String {
-        "There is no \(file) in \(root): only a student copy made by `workbook export` is graded as a classroom assignment."
+        "There is no \(file) in \(root): only a student copy made by \(command("export")) is graded as a classroom assignment."
     }
 
     static func lockUnreadable(_ file: String, _ error: any Error) -> String {
@@ -158,5 +162,28 @@ extension Says {
 
     static func lockFormat(_ file: String, _ version: Int, reads current: Int) -> String {
         "\(file) is in format \(version); this workbook reads format \(current). Export the assignment again with this workbook."
+    }
+}
+
+/// What the gradebook says of code the same as a correct answer or as another student's.
+extension Says {
+    static let referenceSolution = "the reference solution"
+
+    /// `grade` in a folder without the teacher's file.
+    public static let noTeacherFile = "Note: there is no \(TeacherFile.fileName) here (`export` keeps it in the folder it writes, out of git), so submissions are compared with each other but not with the correct answers."
+
+    static func correctAlternative(_ name: String) -> String {
+        "a correct alternative the workbook keeps (\(name))"
+    }
+
+    /// Code the same as other students', by name.
+    static func sameAsStudents(_ students: [String]) -> String {
+        "the same as " + students.joined(separator: ", ")
+    }
+
+    /// A student's exercises whose code is the same as a correct answer or another student's:
+    /// "1.1 is the reference solution; 1.2 is the same as bob".
+    static func sameCode(_ flags: [(exercise: String, said: String)]) -> String {
+        flags.map { "\($0.exercise) is \($0.said)" }.joined(separator: "; ")
     }
 }

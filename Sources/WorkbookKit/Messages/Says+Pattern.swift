@@ -24,6 +24,8 @@ extension Says {
             "`DispatchQueue.main.sync` called on the main thread waits for itself: the main queue belongs to the main thread, on Linux too, and libdispatch stops the program. Called from another thread, it blocks that thread until the main thread is free."
         case .syncOntoOwnQueue:
             "`\(queue).sync` inside a block that already runs on `\(queue)` waits for itself: libdispatch stops the program (on Apple platforms the crash report says \"\(Trap.syncOnOwnQueue.appleMessage ?? "")\"; on Linux it is a bare SIGILL or SIGTRAP) (Chapter 4)."
+        case .queuePerCall:
+            "\(queue == "DispatchQueue(…)" ? "This queue" : "`\(queue)`") is made anew on every call, so each call gets a serial queue of its own: two calls never wait for each other, and the queue keeps nothing apart. Which calls have to share one queue, and where would it have to live for them to share it? (Chapter 1, \"`sync` makes the caller wait; the queue decides who else waits\"; Chapter 4, \"A queue as a lock\")."
         case .waitOnQueue:
             "`wait()` without a timeout inside a block running on `\(queue)`, while the `signal()` or `leave()` it waits for is also sent to `\(queue)`: if the wait comes first, the signal waits behind it and never comes (Chapter 3)."
         }

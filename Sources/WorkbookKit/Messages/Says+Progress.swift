@@ -9,7 +9,7 @@ extension Says {
 
     /// After the count in a student copy: what the assignment is worth.
     public static func assignmentWorth(_ points: Int) -> String {
-        " · the assignment is worth \(points) points (`workbook check --classroom` counts yours)"
+        " · the assignment is worth \(points) points (\(command("check --classroom")) counts yours)"
     }
 
     /// When nothing is left to do.
@@ -17,8 +17,15 @@ extension Says {
 
     /// The three steps for the next exercise: the lesson to read, the file to edit, the check to run.
     public static func nextSteps(lesson: String, chapter: Int, file: String, exercise: String) -> [String] {
-        ["  read   \(lesson)   (or `workbook lesson \(chapter)`)",
+        ["  read   \(lesson)   (or \(command("lesson \(chapter)")))",
          "  edit   \(file)",
-         "  check  workbook check \(exercise)"]
+         "  check  \(CommandForm.current.line("check \(exercise)"))"]
+    }
+}
+
+extension Says {
+    /// A command of the workbook's own (`selftest`, `solution`, …) run in a student copy.
+    public static func notInStudentCopy(_ command: String) -> String {
+        "`\(command)` needs the workbook itself (its solutions and tests), which a student copy leaves with the teacher; it does not work here. \(Says.command("help")) lists what does."
     }
 }

@@ -30,7 +30,7 @@ extension Says {
 
     /// Where to go next after a failing exercise; after a race, the drawing of it too.
     static func nextSteps(file: String, lesson: String, exercise: String, race: Bool) -> String {
-        "edit \(file) · read \(lesson) · `workbook hint \(exercise)`" + (race ? " · `workbook explain \(exercise)`" : "")
+        "edit \(file) · read \(lesson) · \(command("hint \(exercise)"))" + (race ? " · \(command("explain \(exercise)"))" : "")
     }
 
     /// The report's last line: how many exercises pass, and how long the check took.

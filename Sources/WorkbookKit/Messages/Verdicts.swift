@@ -12,10 +12,48 @@ public enum Says {
     /// Two accesses TSan saw unordered: `writes` of `accesses` were writes; `variable`: the name read
     /// at the learner's line, if any; `places`: each access's `file:line (write, thread …)`.
     static func race(writes: Int, of accesses: Int, variable: String?, places: [String]) -> String {
+        let list = places.isEmpty ? "" : ": " + places.joined(separator: " and ")
+        return raceClause(writes: writes, of: accesses, variable: variable) + list + "."
+    }
+
+    /// A race in one sentence that names no thread, so that the same code says the same from run
+    /// to run: the lines of the learner's file, ascending.
+    static func raceSummary(writes: Int, of accesses: Int, variable: String?, lines: [Int]) -> String {
+        let lines = Array(Set(lines)).sorted().map(String.init)
+        let at = switch lines.count {
+        case 0: ""
+        case 1: " (line \(lines[0]))"
+        default: " (lines \(lines.dropLast().joined(separator: ", ")) and \(lines[lines.count - 1]))"
+        }
+        return raceClause(writes: writes, of: accesses, variable: variable) + at + "."
+    }
+
+    private static func raceClause(writes: Int, of accesses: Int, variable: String?) -> String {
         let verb = writes == accesses ? "changed" : (writes == 0 ? "read" : "used (at least one of them changing)")
         let what = variable.map { "`\($0)`" } ?? "the same memory"
-        let list = places.isEmpty ? "" : ": " + places.joined(separator: " and ")
-        return "Two threads \(verb) \(what), and TSan saw nothing ordering the two accesses\(list)."
+        return "Two threads \(verb) \(what), and TSan saw nothing ordering the two accesses"
+    }
+
+    // MARK: Sentences
+
+    /// The sentences of `text`, in order, each with its closing mark: a sentence ends at `.`, `!`
+    /// or `?` followed by a space and a capital, a backtick or a quote (so "e.g. a latch" and
+    /// "File.swift:12" do not end one).
+    static func sentences(in text: String) -> [String] {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        var sentences: [String] = []
+        var current: [Substring] = []
+        for (index, word) in words.enumerated() {
+            current.append(word)
+            let next = index + 1 < words.count ? words[index + 1].first : nil
+            if let last = word.last, ".!?".contains(last),
+               next.map({ $0.isUppercase || "`\"“(".contains($0) }) ?? true {
+                sentences.append(current.joined(separator: " "))
+                current = []
+            }
+        }
+        if !current.isEmpty { sentences.append(current.joined(separator: " ")) }
+        return sentences
     }
 
     /// A report on the test's own plain data (`places`: each access's `File.swift:line (write, thread …)`):
@@ -43,6 +81,11 @@ public enum Says {
     /// A report TSan cannot judge: both accesses inside the `withLock` of the one `Mutex` `name` (Linux).
     static func mutexFalseAlarm(_ name: String, _ places: [String]) -> String {
         "TSan printed a report on two lines inside `\(name).withLock` (\(places.joined(separator: " and "))), the same `Mutex`. On Linux TSan sees only part of what orders a `Mutex`: the uncontended lock and unlock, not the hand-off when threads contend for it (Exercises/MEASUREMENTS.md, M5). So this report cannot decide either way; the verdict rests on the tests' results. A serial queue, `NSLock` or `Atomic` is fully checked by TSan."
+    }
+
+    /// Under a failure's place: the test that found it.
+    static func foundBy(test: String) -> String {
+        "found by the test “\(test)”"
     }
 
     // MARK: Runs that ended badly
@@ -91,11 +134,11 @@ public enum Says {
     // MARK: Code that does not compile
 
     static func fileMissing(_ file: String, _ exercise: Exercise) -> String {
-        "\(file) is missing. `workbook reset \(exercise.id)` brings the starter back (a copy of anything it replaces goes to \(Layout.backupsFolder)/)."
+        "\(file) is missing. \(command("reset \(exercise.id)")) brings the starter back (a copy of anything it replaces goes to \(Layout.backupsFolder)/)."
     }
 
     static func chapterMissingFile(_ chapter: Chapter, _ file: String, _ missing: Exercise) -> String {
-        "Chapter \(chapter.number) cannot compile while \(file) (exercise \(missing.id)) is missing; `workbook reset \(missing.id)` brings its starter back."
+        "Chapter \(chapter.number) cannot compile while \(file) (exercise \(missing.id)) is missing; \(command("reset \(missing.id)")) brings its starter back."
     }
 
     static func chapterDoesNotCompile(_ chapter: Chapter, _ error: CompilerError) -> String {

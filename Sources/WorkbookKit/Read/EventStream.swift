@@ -13,6 +13,7 @@ public struct EventStream: Sendable, Equatable {
         var messages: [String]
         var file: String?
         var line: Int?
+        var column: Int?
     }
 
     /// Test IDs (`Module.Suite/test()/File.swift:7:6`, or a suite's `Module.Suite`) that started.
@@ -56,7 +57,7 @@ public struct EventStream: Sendable, Equatable {
             let location = issue?.sourceLocation
             issues.append(Issue(
                 testID: testID, messages: (payload.messages ?? []).compactMap(\.text),
-                file: location?.filePath ?? location?.legacyFilePath, line: location?.line))
+                file: location?.filePath ?? location?.legacyFilePath, line: location?.line, column: location?.column))
         case "runEnded":
             runEnded = true
         default:
@@ -145,9 +146,10 @@ struct EventRecord: Decodable {
         /// What older streams called it.
         var legacyFilePath: String?
         var line: Int?
+        var column: Int?
 
         enum CodingKeys: String, CodingKey {
-            case filePath, line
+            case filePath, line, column
             case legacyFilePath = "_filePath"
         }
     }

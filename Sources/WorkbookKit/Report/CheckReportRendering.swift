@@ -2,8 +2,9 @@ import Foundation
 
 public extension CheckReport {
     /// The learner's view: per chapter and exercise ✔ or ✘ with the reason in plain words, wrapped
-    /// at `width` columns. Exercises for which `inFull` is false get their first line only.
-    func rendered(style: Style, verbose: Bool, workbook: Workbook, width: Int = 100,
+    /// at `width` columns, and each failure's place as the compiler writes one (`path:line:col: error:
+    /// …`, unwrapped, its paths as `paths` says). Exercises for which `inFull` is false get their first line only.
+    func rendered(style: Style, verbose: Bool, workbook: Workbook, width: Int = 100, paths: PathStyle = .fromPackageRoot,
                          inFull: (Result) -> Bool = { _ in true }) -> String {
         func wrap(_ text: String, indent: String = "") -> String { WorkbookKit.wrap(text, indent: indent, width: width) }
         var lines: [String] = []
@@ -20,7 +21,7 @@ public extension CheckReport {
                 for note in result.notes { lines.append(wrap("note: " + note, indent: "      ")) }
                 for warning in result.warnings {
                     lines.append(wrap(style.yellow(Says.warningLabel(rule: warning.rule)) + " \(warning.message)", indent: "      "))
-                    lines.append("      " + style.dim("at \(file):\(warning.line)"))
+                    lines.append(warning.diagnostic(file: file, paths: paths))
                 }
             }
             if result.passed {
@@ -36,12 +37,12 @@ public extension CheckReport {
                 let failed = result.runs.filter { !$0.passed }.count
                 lines.append("      " + Says.failedRuns(failed, of: result.runs.count, outcome: outcome))
             }
-            let findings = result.findings.sorted { $0.kind < $1.kind }
+            let findings = result.findings.inTeachingOrder
             for (index, finding) in findings.enumerated() where index < 3 || verbose {
                 lines.append(wrap(finding.message + Says.repeats(finding), indent: "      "))
-                if let location = finding.location {
-                    lines.append("      " + style.dim("at \(location)") + (finding.test.map { style.dim(" · test “\($0)”") } ?? ""))
-                }
+                // Plain and at the line's start: where a problem matcher looks for it.
+                lines += finding.diagnostic(exerciseFile: file, paths: paths)
+                if let test = finding.test { lines.append("      " + style.dim(Says.foundBy(test: test))) }
                 if verbose, let detail = finding.detail, !detail.isEmpty {
                     lines.append(detail.split(separator: "\n", omittingEmptySubsequences: false)
                         .map { "        " + $0 }.joined(separator: "\n"))

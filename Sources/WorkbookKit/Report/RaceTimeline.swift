@@ -28,58 +28,68 @@ struct RaceTimeline {
             return out + [""] + wrapped(Says.explainNoTimeline(exercise), width: width)
         }
         let column = (width - 3) / 2
-        let first = block(sides[0], isFirst: true, width: column - 1)
-        let second = block(sides[1], isFirst: false, width: column - 1)
+        let first = block(sides[0], isFirst: true, width: column - 1, variable: placed.variable)
+        let second = block(sides[1], isFirst: false, width: column - 1, variable: placed.variable)
         out.append("")
         out += first.map { pad($0, column) + "│" }
         out.append(separator(width: width))
         out += second.map { pad("", column) + "│ " + $0 }
         out.append("")
-        let variable = Grader.variableName(inLines: placed.accessLines, of: source)
-        out += wrapped(Says.explainNoEdge(first: said(sides[0]), second: said(sides[1]), what: variable), width: width)
+        out += wrapped(Says.explainNoEdge(first: said(sides[0]), second: said(sides[1]), what: placed.variable), width: width)
         out.append("")
         out += wrapped(Says.explainQuestion, width: width)
         out += wrapped(Says.explainNext(exercise), width: width)
         return out
     }
 
-    /// One thread's column: who it is, the calls in the learner's file (outermost first), and the
-    /// access itself under its line.
-    private func block(_ side: RaceSides.Side, isFirst: Bool, width: Int) -> [String] {
+    /// One thread's column: who it is, the calls in the learner's file that led to the access
+    /// (outermost first), and the access itself under its line — or, when its line is unknown, the
+    /// function it was made in, said as such.
+    private func block(_ side: RaceSides.Side, isFirst: Bool, width: Int, variable: String?) -> [String] {
         var rows = [fit(Says.explainThread(isFirst: isFirst, thread: who(side)), width)]
-        guard !side.frames.isEmpty else {
+        guard let innermost = side.frames.first else {
             let place = side.elsewhere.map { frame in
                 (frame.file.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "") + (frame.line.map { ":\($0)" } ?? "")
             }
             rows += wrapped(Says.explainOutsideFile(exercise, place: place), width: width, indent: "  ")
             return rows
         }
-        // Outermost first, one row per line (a closure and its function can share one).
-        var seen: [Int] = []
-        let calls = side.frames.reversed().compactMap(\.line).filter { line in
-            defer { seen.append(line) }
-            return !seen.contains(line)
-        }.suffix(4)
-        if calls.isEmpty, let function = side.function {
-            // TSan kept no line: the function it named, at its declaration.
-            rows.append(fit("  in \(function.name)", width))
-            rows.append(fit("  \(function.line)│ " + (sourceLine(function.line) ?? ""), width))
-            rows += wrapped(Says.explainOnlyFunction(isWrite: side.isWrite, function: function.name), width: width, indent: "     ")
+        for call in side.callLines.suffix(3) {
+            rows.append(fit("  \(call)│ " + (sourceLine(call) ?? ""), width))
+        }
+        guard let line = side.line else {
+            if let function = side.function {
+                // TSan kept no line, and the code it names has no one line for this access: the
+                // function it was made in, at its declaration.
+                rows.append(fit("  in \(function.name)", width))
+                rows.append(fit("  \(function.line)│ " + (sourceLine(function.line) ?? ""), width))
+                rows += wrapped(Says.explainOnlyFunction(isWrite: side.isWrite, function: function.name), width: width, indent: "     ")
+            } else {
+                rows.append(fit("  " + Says.explainLineUnknown, width))
+                rows.append(fit("     ▲ " + Says.explainAccess(isWrite: side.isWrite, variable: nil, first: isFirst), width))
+            }
             return rows
         }
-        if calls.isEmpty { rows.append(fit("  " + Says.explainLineUnknown, width)) }
-        // The function of the innermost line, above it: by the frame's symbol, else the nearest
+        // The function of the access's line, above it: by the frame's symbol, else the nearest
         // declaration above the line.
-        let named = source.flatMap { source in side.frames.first.flatMap { RaceSides.function(named: $0.symbol, in: source) } }
-        for (index, line) in calls.enumerated() {
-            if index == calls.count - 1, let function = named.map(\.name) ?? enclosingFunction(before: line) {
-                rows.append(fit("  in \(function)", width))
-            }
-            rows.append(fit("  \(line)│ " + (sourceLine(line) ?? ""), width))
+        let named = side.declaration ?? source.flatMap { RaceSides.function(named: innermost.symbol, in: $0) }?.name
+        if let function = named ?? enclosingFunction(before: line) {
+            rows.append(fit("  in \(function)", width))
         }
-        let what = side.line.flatMap { Grader.variableName(inLine: $0, of: source) }
-        rows.append(fit("     ▲ " + Says.explainAccess(isWrite: side.isWrite, variable: what, first: isFirst), width))
+        rows.append(fit("  \(line)│ " + (sourceLine(line) ?? ""), width))
+        rows.append(fit("     ▲ " + Says.explainAccess(isWrite: side.isWrite, variable: accessed(side, at: line, variable: variable),
+                                                       first: isFirst), width))
         return rows
+    }
+
+    /// The variable the access at `line` is shown with: the race's variable when the line names it,
+    /// else, for a write, the variable the line assigns; `nil` ("here") when neither.
+    private func accessed(_ side: RaceSides.Side, at line: Int, variable: String?) -> String? {
+        if let variable, let text = sourceLine(line),
+           text.range(of: "\\b\(NSRegularExpression.escapedPattern(for: variable))\\b", options: .regularExpression) != nil {
+            return variable
+        }
+        return side.isWrite ? Grader.variableName(inLine: line, of: source) : nil
     }
 
     /// The row between the two threads: the ordering TSan did not see between the two accesses.
@@ -126,8 +136,16 @@ struct RaceTimeline {
         text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 
+    /// `text` wrapped, each command it suggests as the learner starts the tool.
     private func wrapped(_ text: String, width: Int, indent: String = "") -> [String] {
-        wrap(text, indent: indent, width: width).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        wrap(CommandForm.current.applied(to: text), indent: indent, width: width).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+}
+
+public extension CheckReport.Result {
+    /// Whether `explain` draws a race of this exercise (one of its runs reported one in its file).
+    func hasRaceDrawing(in workbook: Workbook) -> Bool {
+        runs.contains { RaceTimeline.of($0, in: workbook) != nil }
     }
 }
 
@@ -143,7 +161,7 @@ public extension CheckReport {
             guard !racesOnly else { return nil }
             let said = result.passed ? Says.explainPassed(result.exercise)
                 : Says.explainNotARace(result.exercise, kind: result.kind?.label ?? "failed")
-            return wrap(said, width: width)
+            return wrap(CommandForm.current.applied(to: said), width: width)
         }
     }
 }

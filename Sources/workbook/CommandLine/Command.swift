@@ -13,6 +13,8 @@ struct Command: Sendable {
     /// What it does, in a paragraph or two, for its `--help`.
     let discussion: String
     let flags: [Flag]
+    /// Who it is for, and so where it works and is listed.
+    var audience: Audience = .everyone
     let run: @Sendable (ParsedArguments) throws -> Int32
 
     /// Every command, in the order the overview lists them.
@@ -30,10 +32,13 @@ struct Command: Sendable {
 
     /// The flag every command takes.
     static let helpFlag = Flag("--help", short: "-h", help: "show this help")
+    /// What `workbook --version` and `workbook help` are asked with.
+    static let versionFlag = "--version"
+    static let helpCommand = "help"
 
-    /// `workbook check [exercise|chapter …] [--runs N] …`
+    /// `workbook check [exercise|chapter …] [--runs N] …`, as the learner starts the tool.
     var usage: String {
-        var parts = ["workbook", name]
+        var parts = [CommandForm.current.line(name)]
         if let argument = arguments.usage { parts.append(argument) }
         parts += flags.map { "[\($0.synopsis)]" }
         return parts.joined(separator: " ")
@@ -58,27 +63,85 @@ struct Command: Sendable {
         return String(text.dropLast())
     }
 
-    /// The text of `workbook --help`: every command's usage and abstract.
-    static var overview: String {
-        let rows = all.map { command in
+    /// Whether it works in `setting`: the workbook's own commands need its solutions and tests,
+    /// which a student copy does not have.
+    func works(in setting: Setting) -> Bool {
+        audience != .workbook || !setting.isStudentCopy
+    }
+
+    /// Whether the overview lists it in `setting`: what works there for its reader — in a student
+    /// copy not the teacher's commands, and `hint` only when the copy has hints.
+    func isListed(in setting: Setting) -> Bool {
+        guard setting.isStudentCopy else { return true }
+        switch audience {
+        case .everyone: return true
+        case .workbook, .teachers: return false
+        case .hints: return setting.hintSteps != nil
+        }
+    }
+
+    /// Its line in the overview: the abstract, and for `hint` how many steps each exercise has here.
+    func summary(in setting: Setting) -> String {
+        guard audience == .hints, let steps = setting.hintSteps else { return abstract }
+        let count = steps.lowerBound == steps.upperBound ? "\(steps.lowerBound)" : "\(steps.lowerBound) to \(steps.upperBound)"
+        return abstract + " (\(count) step\(steps.upperBound == 1 ? "" : "s")\(setting.isStudentCopy ? " in this copy" : ""))"
+    }
+
+    /// The text of `workbook --help` and `workbook help` in `setting`: the usage and abstract of every
+    /// command listed there.
+    static func overview(in setting: Setting) -> String {
+        let listed = all.filter { $0.isListed(in: setting) }
+        let rows = listed.map { command in
             (command.name == "progress" ? "(none), progress" : command.name)
                 + (command.arguments.usage.map { " " + $0 } ?? "")
         }
         let width = (rows.map(\.count).max() ?? 0) + 2
-        let list = zip(rows, all).map { row, command in
-            "  " + row.padding(toLength: width, withPad: " ", startingAt: 0) + command.abstract
+        let list = zip(rows, listed).map { row, command in
+            "  " + row.padding(toLength: width, withPad: " ", startingAt: 0) + command.summary(in: setting)
         }
         return """
         OVERVIEW: Dispatch Workbook — Grand Central Dispatch exercises graded under the Thread Sanitizer.
 
-        USAGE: workbook <command> [options]
+        USAGE: \(CommandForm.current.line("<command> [options]"))
 
         COMMANDS:
         \(list.joined(separator: "\n"))
 
         Names: an exercise is 1.1, 3.2, …; a chapter is 1, Chapter1 or Chapter1Latch.
-        Run `workbook <command> --help` for a command's options.
+        Run \(Says.command("help <command>")) for a command's options, \(Says.command("--version")) for the version.
         """
+    }
+}
+
+/// Who a command is for.
+enum Audience: Sendable, Equatable {
+    /// Learners, wherever they work.
+    case everyone
+    /// The workbook's maintainers and teachers, in the workbook itself: it needs the solutions, the
+    /// near misses or the engine's tests, which a student copy does not have.
+    case workbook
+    /// Teachers: it works in the copy they exported, but a student copy does not list it.
+    case teachers
+    /// Learners, where there are hints.
+    case hints
+}
+
+/// Where the tool runs, as far as its commands care.
+struct Setting: Sendable, Equatable {
+    /// A student copy `workbook export` wrote, rather than the workbook itself.
+    var isStudentCopy = false
+    /// How many hint steps an exercise has here, fewest to most; `nil` when there are none.
+    var hintSteps: ClosedRange<Int>?
+
+    /// The setting of `workbook`.
+    init(of workbook: Workbook) {
+        isStudentCopy = workbook.isStudentCopy
+        hintSteps = workbook.hintSteps
+    }
+
+    init(isStudentCopy: Bool = false, hintSteps: ClosedRange<Int>? = nil) {
+        self.isStudentCopy = isStudentCopy
+        self.hintSteps = hintSteps
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import WorkbookKit
 
 /// A bad command line; the message says what was wrong (exit status 2).
 struct UsageError: Error {
@@ -71,11 +72,11 @@ struct ParsedArguments {
         switch command.arguments {
         case .none:
             if let first = positional.first {
-                throw UsageError(message: "`workbook \(command.name)` takes no arguments, not '\(first)'.")
+                throw UsageError(message: "\(Says.command(command.name)) takes no arguments, not '\(first)'.")
             }
         case let .one(name, example):
             guard positional.count == 1 else {
-                throw UsageError(message: "name one \(name), e.g. `workbook \(command.name) \(example)`.")
+                throw UsageError(message: "name one \(name), e.g. \(Says.command("\(command.name) \(example)")).")
             }
         case .any:
             break

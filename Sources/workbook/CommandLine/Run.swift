@@ -5,22 +5,39 @@ extension CommandLine {
     /// Parses the arguments, runs one command, and returns the exit status: 0 when everything asked
     /// for passed, 1 when something did not, 2 for a bad command line or a name that does not exist.
     static func run(_ arguments: [String]) -> Int32 {
-        var arguments = arguments
-        let name = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 } ?? ""
-        if !name.isEmpty { arguments.removeFirst() }
-        let asksForHelp = arguments.contains { $0 == Command.helpFlag.name || $0 == Command.helpFlag.short }
-        if name.isEmpty && asksForHelp {
-            print(Command.overview)
+        let setting = (try? currentWorkbook()).map(Setting.init(of:)) ?? Setting()
+        switch Request(arguments) {
+        case .overview:
+            print(Command.overview(in: setting))
             return 0
-        }
-        guard let command = Command.named(name.isEmpty ? Command.progress.name : name) else {
-            Terminal.warn("workbook: unknown command '\(name)'.\n\n\(Command.overview)")
-            return 2
-        }
-        if asksForHelp {
+        case .version:
+            print("workbook \(Workbook.toolVersion)")
+            return 0
+        case let .help(name):
+            guard let command = Command.named(name) else {
+                Terminal.warn("workbook: there is no command '\(name)'.\n\n\(Command.overview(in: setting))")
+                return 2
+            }
             print(command.help)
             return 0
+        case let .bad(message):
+            Terminal.warn("workbook: \(message)\n\n\(Command.overview(in: setting))")
+            return 2
+        case let .command(name, rest):
+            guard let command = Command.named(name) else {
+                Terminal.warn("workbook: unknown command '\(name)'.\n\n\(Command.overview(in: setting))")
+                return 2
+            }
+            guard command.works(in: setting) else {
+                Terminal.warn("workbook \(command.name): \(Says.notInStudentCopy(command.name))")
+                return 2
+            }
+            return run(command, rest)
         }
+    }
+
+    /// Runs `command` with its arguments.
+    private static func run(_ command: Command, _ arguments: [String]) -> Int32 {
         if let problem = toolchainProblem(for: command, toolchain: Toolchain.current) {
             Terminal.warn("workbook \(command.name): \(problem)")
             return 1
@@ -28,7 +45,7 @@ extension CommandLine {
         do {
             return try command.run(ParsedArguments(arguments, for: command))
         } catch let error as UsageError {
-            Terminal.warn("workbook \(command.name): \(error.message)\n\nUSAGE: \(command.usage)\nSee `workbook \(command.name) --help`.")
+            Terminal.warn("workbook \(command.name): \(error.message)\n\nUSAGE: \(command.usage)\nSee \(Says.command("help \(command.name)")).")
             return 2
         } catch let error as ClassroomError where error.isBadInput {
             Terminal.warn("workbook \(command.name): \(error)")
@@ -39,6 +56,44 @@ extension CommandLine {
         } catch {
             Terminal.warn("workbook \(command.name): \(error)")
             return 1
+        }
+    }
+}
+
+/// What a command line asks for, before any command reads its own arguments.
+enum Request: Equatable {
+    /// `workbook --help`, `workbook help`.
+    case overview
+    /// `workbook --version`.
+    case version
+    /// `workbook help <command>`, `workbook <command> --help`.
+    case help(String)
+    /// A command (`progress` when none is named) with the arguments after its name.
+    case command(String, [String])
+    /// A line no command can take; the message says why.
+    case bad(String)
+
+    init(_ arguments: [String]) {
+        let helpFlags = [Command.helpFlag.name, Command.helpFlag.short].compactMap { $0 }
+        guard let first = arguments.first else {
+            self = .command(Command.progress.name, [])
+            return
+        }
+        if first == Command.helpCommand {
+            switch arguments.count {
+            case 1: self = .overview
+            case 2: self = .help(arguments[1])
+            default: self = .bad("`help` takes one command's name, e.g. \(Says.command("help check")).")
+            }
+        } else if first == Command.versionFlag {
+            self = arguments.count == 1 ? .version : .bad("--version takes nothing after it.")
+        } else if first.hasPrefix("-") {
+            self = helpFlags.contains(first) ? .overview
+                : .bad("unknown option '\(first)'; the options come after a command, e.g. \(Says.command("check --runs 3")).")
+        } else if arguments.dropFirst().contains(where: helpFlags.contains) {
+            self = .help(first)
+        } else {
+            self = .command(first, Array(arguments.dropFirst()))
         }
     }
 }

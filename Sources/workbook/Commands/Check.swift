@@ -42,7 +42,8 @@ extension Command {
             } else {
                 let verbose = arguments.has(.verbose)
                 let style = Style.automatic
-                let text = report.rendered(style: style, verbose: verbose, workbook: workbook, width: Terminal.width)
+                let text = report.rendered(style: style, verbose: verbose, workbook: workbook, width: Terminal.width,
+                                           paths: Terminal.paths(for: workbook))
                 // Raw TSan reports name functions by mangled symbols; make them readable. Raw output
                 // may carry colours of its own: none when piped.
                 Terminal.say(style.fitting(verbose ? Demangler.demangle(text) : text))
@@ -72,17 +73,24 @@ func printNext(_ next: LearnerSession.Item?, report: CheckReport, style: Style) 
         Terminal.say(style.green("Every exercise is done. Well synchronized!"))
         return
     }
-    let failedHere = report.results.contains { $0.exercise.id == next.exercise.id && !$0.passed }
-    let verb = failedHere ? "fix" : "next"
-    Terminal.say(wrap("\(style.bold("Next:")) \(verb) \(next.exercise.id) \(next.exercise.title) — \(Layout.exerciseFile(next.chapter, next.exercise))",
-               width: Terminal.width))
+    let failed = report.results.contains { $0.exercise.id == next.exercise.id && !$0.passed }
+    Terminal.say(wrap(Next.line(exercise: next.exercise, in: next.chapter, failed: failed, style: style), width: Terminal.width))
+}
+
+/// The line that says where to go next.
+enum Next {
+    /// "Next: fix 1.1 A countdown block — Exercises/…/CountdownBlock.swift" when the check just saw it
+    /// fail, else "Next: 1.2 The animation latch — Exercises/…/AnimationLatch.swift".
+    static func line(exercise: Exercise, in chapter: Chapter, failed: Bool, style: Style) -> String {
+        "\(style.bold("Next:")) \(failed ? "fix " : "")\(exercise.id) \(exercise.title) — \(Layout.exerciseFile(chapter, exercise))"
+    }
 }
 
 /// `check --classroom`: the lock first, then the assigned exercises asked for, then their points.
 /// Exit status 0 only when every exercise checked earned its points.
 private func checkClassroom(_ workbook: Workbook, _ arguments: ParsedArguments) throws -> Int32 {
     guard FileManager.default.fileExists(atPath: workbook.layout.url(WorkbookLock.fileName).path) else {
-        throw UsageError(message: "there is no \(WorkbookLock.fileName) here: --classroom grades a student copy made by `workbook export`.")
+        throw UsageError(message: "there is no \(WorkbookLock.fileName) here: --classroom grades a student copy made by \(Says.command("export")).")
     }
     let lock = try WorkbookLock.read(root: workbook.root)
     let violations = try lock.verify(root: workbook.root)
@@ -108,7 +116,8 @@ private func checkClassroom(_ workbook: Workbook, _ arguments: ParsedArguments) 
         Terminal.say(String(decoding: report.exercismResults(in: workbook).adding(grade).encoded(), as: UTF8.self))
     } else {
         let style = Style.automatic
-        Terminal.say(style.fitting(report.rendered(style: style, verbose: arguments.has(.verbose), workbook: workbook, width: Terminal.width)))
+        Terminal.say(style.fitting(report.rendered(style: style, verbose: arguments.has(.verbose), workbook: workbook, width: Terminal.width,
+                                                   paths: Terminal.paths(for: workbook))))
         Terminal.say("")
         Terminal.say(style.bold("Classroom grade"))
         for violation in grade.violations {

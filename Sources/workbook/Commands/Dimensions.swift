@@ -18,6 +18,7 @@ extension Command {
         Exit status 0 only if every exercise asked for declares all ten, and every name is found.
         """,
         flags: [.why],
+        audience: .workbook,
         run: { arguments in
             let workbook = try currentWorkbook()
             let items = try workbook.select(arguments.positional)

@@ -2,7 +2,7 @@ import Foundation
 import WorkbookKit
 
 extension Flag {
-    static let explain = Flag("--explain", help: "draw each race found as a timeline of the two threads (as `workbook explain` does)")
+    static let explain = Flag("--explain", help: "draw each race found as a timeline of the two threads (as \(Says.command("explain")) does)")
 }
 
 extension Command {
@@ -25,7 +25,11 @@ extension Command {
             let report = try Terminal.checker(for: workbook).check(items, runs: arguments.count(.runs))
             let change = try session.record(report)
             let style = Style.automatic
-            Terminal.say(style.fitting(report.rendered(style: style, verbose: false, workbook: workbook, width: Terminal.width)))
+            // A race is drawn below: its verdict's first line is enough here. Any other failure is
+            // said in full, since there is no drawing to say it.
+            Terminal.say(style.fitting(report.rendered(style: style, verbose: false, workbook: workbook, width: Terminal.width,
+                                                       paths: Terminal.paths(for: workbook),
+                                                       inFull: { !$0.hasRaceDrawing(in: workbook) })))
             for explanation in report.explanations(workbook: workbook, width: min(Terminal.width, 80), racesOnly: false) {
                 Terminal.say("")
                 Terminal.say(explanation)

@@ -5,6 +5,7 @@ extension Flag {
     static let student = Flag("--student", .path, help: "the folder to write the student copy into (new or empty)")
     static let chapters = Flag("--chapters", .text(name: "LIST"), help: "the chapters to assign, e.g. 1,3 (default: all)")
     static let points = Flag("--points", .path, help: "a JSON file of points per exercise, e.g. {\"1.1\": 5, \"3.2\": 20} (default: 10 each)")
+    static let assignmentName = Flag("--name", .text(name: "NAME"), help: "what the gradebook calls the assignment (default: the student copy's folder name)")
     static let hints = Flag("--hints", .text(name: HintLevel.allCases.map(\.rawValue).joined(separator: "|")),
                             help: "the hints handed out: " + HintLevel.allCases.map { "\($0.rawValue), \($0.summary)" }.joined(separator: "; ")
                                 + " (default: \(HintLevel.default.rawValue))")
@@ -24,9 +25,12 @@ extension Command {
         (\(ClassroomWorkflow.path): one graded step per exercise) and \(WorkbookLock.fileName) (the \
         assigned chapters, the points, and a checksum of every file a student must not change). The \
         copy is a git repository with one commit: push it to a template repository and create the \
-        assignment from it.
+        assignment from it. Beside it in the folder, but never committed, \(TeacherFile.fileName) keeps \
+        the fingerprints of the correct answers the workbook knows, for `grade` to flag a submission \
+        that is one of them.
         """,
-        flags: [.student, .chapters, .points, .hints],
+        flags: [.student, .chapters, .points, .hints, .assignmentName],
+        audience: .workbook,
         run: { arguments in
             guard let folder = arguments.text(.student) else {
                 throw UsageError(message: "say where the student copy goes: --student DIR.")
@@ -39,8 +43,9 @@ extension Command {
                 return data
             }
             let hints = try arguments.text(.hints).map(HintLevel.init(choice:)) ?? .default
-            let assignment = try ClassroomAssignment(workbook: workbook, chapterList: arguments.text(.chapters), pointsFile: pointsFile)
+            var assignment = try ClassroomAssignment(workbook: workbook, chapterList: arguments.text(.chapters), pointsFile: pointsFile)
             let destination = URL(fileURLWithPath: folder)
+            assignment.name = arguments.text(.assignmentName) ?? destination.standardizedFileURL.lastPathComponent
             let written = try StudentCopy(workbook: workbook, assignment: assignment, hints: hints).write(to: destination)
             let exercises = assignment.exercises(in: workbook)
             Terminal.say("Wrote a student copy to \(destination.path): \(written.files) files, "
@@ -50,6 +55,9 @@ extension Command {
                 + (written.notHandedOut.isEmpty ? "."
                     : ": your \(written.notHandedOut.joined(separator: ", ")) \(written.notHandedOut.count == 1 ? "differs" : "differ") from the starter and \(written.notHandedOut.count == 1 ? "was" : "were") not handed out."),
                 width: Terminal.width))
+            Terminal.say(wrap("Kept for you, out of its git history: \(TeacherFile.fileName), the fingerprints of every correct answer the "
+                + "workbook knows for these exercises. \(Says.command("grade")), run in this folder, flags a submission that is one of them; "
+                + "keep the file out of anything you hand out.", width: Terminal.width))
             Terminal.say(written.committed
                 ? "It is a git repository with one commit. Next: push it to a new template repository and create the assignment from it."
                 : "git was not found, so it is not a repository yet: run `git init && git add -A && git commit -m start` in it before pushing.")

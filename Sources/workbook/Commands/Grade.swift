@@ -20,13 +20,16 @@ extension Command {
         files are copied into a pristine copy, so every protected file is as handed out, as the \
         autograding workflow restores them — and writes one row per student: points, verdict and reason \
         per exercise, the total and the most there was, the protected files the student changed (named; \
-        they change no points), and a note when a submission did not build or timed out. Prints a line \
-        per student. Student code runs in a sandbox (see the README: on Linux no network and a read-only \
+        they change no points), and a note when a submission did not build or timed out; and what \
+        settles a dispute: the commit graded and its date, when it was graded, the assignment, and each \
+        exercise whose code is the same as a correct answer the workbook knows (from \(TeacherFile.fileName), \
+        which `export` keeps in this folder) or as another student's. Prints a line per student. Student code runs in a sandbox (see the README: on Linux no network and a read-only \
         file system outside its folder; it is not a container).
 
         With --merge, joins the CSVs of the shards of one batch into one gradebook.
         """,
         flags: [.out, .html, .jobs, .shard, .merge],
+        audience: .teachers,
         run: { arguments in
             guard let out = arguments.text(.out) else { throw UsageError(message: "say where the gradebook goes: --out gradebook.csv.") }
             let gradebook: Gradebook
@@ -40,11 +43,11 @@ extension Command {
                 })
             } else {
                 guard arguments.positional.count == 1 else {
-                    throw UsageError(message: "name one folder of submissions, e.g. `workbook grade submissions --out gradebook.csv`.")
+                    throw UsageError(message: "name one folder of submissions, e.g. \(Says.command("grade submissions --out gradebook.csv")).")
                 }
                 let workbook = try currentWorkbook()
                 guard FileManager.default.fileExists(atPath: workbook.layout.url(WorkbookLock.fileName).path) else {
-                    throw UsageError(message: "there is no \(WorkbookLock.fileName) here: run grade in the student copy `workbook export` wrote (the assignment's template).")
+                    throw UsageError(message: "there is no \(WorkbookLock.fileName) here: run grade in the student copy \(Says.command("export")) wrote (the assignment's template).")
                 }
                 let folder = URL(fileURLWithPath: arguments.only)
                 var submissions = try BatchGrader.submissions(in: folder)
@@ -57,6 +60,9 @@ extension Command {
                 var grader = try BatchGrader(workbook: workbook, executable: executable,
                                              workFolder: workbook.layout.url(Layout.scratch(.grade)), progress: Terminal.progress)
                 grader.jobs = arguments.count(.jobs)
+                if !grader.comparesWithAnswers {
+                    Terminal.warn(wrap(Says.noTeacherFile, width: Terminal.width))
+                }
                 Terminal.progress("Grading \(submissions.count) submission\(submissions.count == 1 ? "" : "s") (isolation: \(Sandbox.isolation.rawValue))…")
                 let start = Date()
                 gradebook = try grader.grade(submissions)

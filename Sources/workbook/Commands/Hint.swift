@@ -8,7 +8,7 @@ extension Flag {
 extension Command {
     static let hint = Command(
         name: "hint",
-        abstract: "the next hint for an exercise (three steps)",
+        abstract: "the next hint for an exercise, one step at a time",
         arguments: .one("exercise", example: "1.1"),
         discussion: """
         Shows the next hint for an exercise: first a question, then a direction, then the shape of the \
@@ -16,11 +16,12 @@ extension Command {
         the ones the teacher handed out, and the last step comes once a check of the exercise has failed.
         """,
         flags: [.restart],
+        audience: .hints,
         run: { arguments in
             let workbook = try currentWorkbook()
             var session = try LearnerSession(workbook: workbook)
             let (chapter, exercise) = try workbook.exercise(named: arguments.only)
-            let lesson = "The lesson, `workbook lesson \(chapter.number)`, explains the idea."
+            let lesson = "The lesson, \(Says.command("lesson \(chapter.number)")), explains the idea."
             guard let view = try session.nextHint(for: exercise, in: chapter, restart: arguments.has(.restart)) else {
                 let said = switch workbook.exportedHints?.level {
                 case nil: "This copy of the workbook has no hints for \(exercise.id) (they are kept in \(Layout.hints(chapter)))."
@@ -39,11 +40,11 @@ extension Command {
             }
             Terminal.say("")
             let next = if view.lastStepWaits {
-                "The last step comes once a check of \(exercise.id) has failed: try your fix, run `workbook check \(exercise.id)`, then ask again."
+                "The last step comes once a check of \(exercise.id) has failed: try your fix, run \(Says.command("check \(exercise.id)")), then ask again."
             } else if !view.isLast {
-                "Run `workbook hint \(exercise.id)` again for the next step."
+                "Run \(Says.command("hint \(exercise.id)")) again for the next step."
             } else if workbook.exportedHints == nil {
-                "That was the last step. Once \(exercise.id) passes, `workbook solution \(exercise.id)` shows the reference solution."
+                "That was the last step. Once \(exercise.id) passes, \(Says.command("solution \(exercise.id)")) shows the reference solution."
             } else {
                 "That was the last step. \(lesson)"
             }

@@ -7,7 +7,7 @@ extension Command {
         abstract: "what is done, and the next exercise to work on",
         arguments: .none,
         discussion: """
-        Shows every chapter's exercises, which are done (passed a `workbook check`), and the next one to \
+        Shows every chapter's exercises, which are done (passed \(Says.command("check"))), and the next one to \
         work on, with the file to open and the lesson to read. In a student copy, each exercise's points too.
         """,
         flags: [],

@@ -34,6 +34,7 @@ extension Command {
         on 127.0.0.1.
         """,
         flags: [.suiteRuns, .corpusRuns, .noDrill, .noCorpus, .recordRaces, .entries],
+        audience: .workbook,
         run: { arguments in
             let workbook = try currentWorkbook()
             let chapters = try arguments.positional.isEmpty ? nil : arguments.positional.map { name in

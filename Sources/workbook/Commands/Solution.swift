@@ -16,16 +16,17 @@ extension Command {
         written another way. Looking earlier spoils the puzzle; --force shows it anyway.
         """,
         flags: [.force],
+        audience: .workbook,
         run: { arguments in
             let workbook = try currentWorkbook()
             let session = try LearnerSession(workbook: workbook)
             let (chapter, exercise) = try workbook.exercise(named: arguments.only)
             switch session.solutionAccess(exercise, in: chapter, force: arguments.has(.force)) {
             case .absent:
-                Terminal.warn("This copy of the workbook has no reference solutions (\(SourceSet.solutions.folder)/ is not part of it). `workbook hint \(exercise.id)` leads you there step by step.")
+                Terminal.warn("This copy of the workbook has no reference solutions (\(SourceSet.solutions.folder)/ is not part of it). \(Says.command("hint \(exercise.id)")) leads you there step by step.")
                 return 1
             case .hidden:
-                Terminal.warn("\(exercise.id) has not passed yet, so its solution stays hidden. Try `workbook hint \(exercise.id)`, or add --force to look anyway.")
+                Terminal.warn("\(exercise.id) has not passed yet, so its solution stays hidden. Try \(Says.command("hint \(exercise.id)")), or add --force to look anyway.")
                 return 1
             case .forced:
                 Terminal.warn("Warning: \(exercise.id) has not passed yet — the solution ends the puzzle.")

@@ -41,6 +41,7 @@ extension Command {
             let report = try Terminal.checker(for: workbook).check(items)
             let change = try session.record(report)
             Terminal.say(report.rendered(style: style, verbose: false, workbook: workbook, width: Terminal.width,
+                                         paths: Terminal.paths(for: workbook),
                                          inFull: { saved.contains($0.exercise.id) }))
             printChange(change, style: style)
             printNext(session.next(after: report), report: report, style: style)
