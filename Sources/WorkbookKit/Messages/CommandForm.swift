@@ -29,11 +29,6 @@ public struct CommandForm: Sendable, Equatable {
     /// `arguments` as a command line to type: `swift run workbook hint 1.2`.
     public func line(_ arguments: String) -> String { "\(prefix) \(arguments)" }
 
-    /// `text` with every command it suggests in the canonical form (`` `workbook hint 1.2` ``) in this
-    /// form: for sentences written before ``Says/command(_:)`` existed (explain's).
-    public func applied(to text: String) -> String {
-        prefix == "workbook" ? text : text.replacingOccurrences(of: "`workbook ", with: "`\(prefix) ")
-    }
 }
 
 extension Says {

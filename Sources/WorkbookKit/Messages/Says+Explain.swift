@@ -60,12 +60,12 @@ extension Says {
 
     /// Where to go after the drawing.
     static func explainNext(_ exercise: Exercise) -> String {
-        "Then run `workbook check \(exercise.id)` again; `workbook hint \(exercise.id)` helps if you are stuck."
+        "Then run \(command("check \(exercise.id)")) again; \(command("hint \(exercise.id)")) helps if you are stuck."
     }
 
     /// A report that names none of the learner's lines on either thread.
     static func explainNoTimeline(_ exercise: Exercise) -> String {
-        "TSan's report names no line of \(exercise.file), so there is no timeline to draw. `workbook check \(exercise.id) --verbose` shows the report as TSan printed it."
+        "TSan's report names no line of \(exercise.file), so there is no timeline to draw. \(command("check \(exercise.id) --verbose")) shows the report as TSan printed it."
     }
 
     /// `explain` on an exercise that passed.
@@ -75,6 +75,6 @@ extension Says {
 
     /// `explain` on an exercise that failed, but not by a race.
     static func explainNotARace(_ exercise: Exercise, kind: String) -> String {
-        "\(exercise.id) fails, but not by a race (\(kind)): `explain` draws races only. The check above says what went wrong; `workbook hint \(exercise.id)` gives a hint."
+        "\(exercise.id) fails, but not by a race (\(kind)): `explain` draws races only. The check above says what went wrong; \(command("hint \(exercise.id)")) gives a hint."
     }
 }

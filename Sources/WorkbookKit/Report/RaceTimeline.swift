@@ -138,7 +138,7 @@ struct RaceTimeline {
 
     /// `text` wrapped, each command it suggests as the learner starts the tool.
     private func wrapped(_ text: String, width: Int, indent: String = "") -> [String] {
-        wrap(CommandForm.current.applied(to: text), indent: indent, width: width).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        wrap(text, indent: indent, width: width).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 }
 
@@ -161,7 +161,7 @@ public extension CheckReport {
             guard !racesOnly else { return nil }
             let said = result.passed ? Says.explainPassed(result.exercise)
                 : Says.explainNotARace(result.exercise, kind: result.kind?.label ?? "failed")
-            return wrap(CommandForm.current.applied(to: said), width: width)
+            return wrap(said, width: width)
         }
     }
 }
