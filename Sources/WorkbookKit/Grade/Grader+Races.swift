@@ -10,6 +10,9 @@ extension Grader {
         let frames = report.accesses.flatMap(\.frames) + report.allFrames
         for frame in frames {
             guard let file = frame.file, let item = batch.first(where: { frame.isIn(suffix(of: $0)) }) else { continue }
+            // Both accesses made by the tests' own code (their data, read in a callback the learner's
+            // code called): a lost ordering of the exercise, said as such, not a race in its file.
+            if !report.accesses.isEmpty, report.accesses.allSatisfy({ Self.madeByTests($0, not: suffix(of: item)) }) { return nil }
             let path = Layout.exerciseFile(item.chapter, item.exercise, in: sources)
             // Darwin's atos names the file without its folder: then read it where the workbook keeps it.
             let source = readSource(file.contains("/") ? file : path)
@@ -47,7 +50,7 @@ extension Grader {
         for item in batch {
             let suite = Layout.suiteFile(item.chapter, item.exercise)
             let placed = report.accesses.compactMap { access in
-                access.frames.first { $0.isIn("/" + suite) }.map { (access, $0) }
+                access.frames.first { Self.isInSuite($0, of: item.exercise, suiteFile: suite) }.map { (access, $0) }
             }
             guard !placed.isEmpty, placed.count == report.accesses.count else { continue }
             let places = placed.map { access, frame in
@@ -88,6 +91,28 @@ extension Grader {
             return (item, Says.mutexFalseAlarm(mutex, lines.compactMap(\.line).map { "\(item.exercise.file):\($0)" }))
         }
         return nil
+    }
+
+    /// Whether `frame` is in one of the files of `exercise`'s suite: `<Suite>.swift` (`suiteFile`), or
+    /// a `<Suite>+<part>.swift` beside it.
+    static func isInSuite(_ frame: TSanReport.Frame, of exercise: Exercise, suiteFile: String) -> Bool {
+        guard let file = frame.file else { return false }
+        if frame.isIn("/" + suiteFile) { return true }
+        let folder = (suiteFile as NSString).deletingLastPathComponent
+        let name = (file as NSString).lastPathComponent
+        return name.hasPrefix(exercise.suite + "+") && name.hasSuffix(".swift")
+            && (!file.contains("/") || file.contains("/" + folder + "/"))
+    }
+
+    /// Whether an access was made by the tests' code rather than the learner's: its first frame in a
+    /// file of the package's is in `Tests/` (a suite, or the test support), not in the learner's file
+    /// (`learner`, a path suffix).
+    static func madeByTests(_ access: TSanReport.Access, not learner: String) -> Bool {
+        guard let first = access.frames.first(where: { frame in
+            guard let file = frame.file else { return false }
+            return frame.isIn(learner) || file.contains("/\(Layout.testsFolder)/")
+        }) else { return false }
+        return !first.isIn(learner)
     }
 
     private func suffix(of item: (chapter: Chapter, exercise: Exercise)) -> String {
