@@ -52,7 +52,7 @@ public struct Budget: Sendable, Equatable, CustomStringConvertible {
     /// Plain `swift test`: a fixed set, the same every run.
     public static let plain = Budget(scenarios: 10, seconds: 3)
     /// `workbook check`: within a time per test (the seeds still fixed, so a failure reproduces).
-    public static let check = Budget(scenarios: 100, seconds: 2.5)
+    public static let check = Budget(scenarios: 100, seconds: 1.5)
     /// `workbook selftest`: more scenarios, fixed.
     public static let selftest = Budget(scenarios: 40, seconds: 4)
     /// A classroom grade: a fixed number, so that one code gets one grade on every machine.
@@ -66,6 +66,10 @@ public struct Budget: Sendable, Equatable, CustomStringConvertible {
 
     /// The most an exploring test can take: what its child process is bounded by.
     public var longestTest: Double { seconds + Self.shrinkSeconds + Self.longestScenario }
+
+    /// An existing file to which every explored scenario is appended, a line each (`<test>\t<description>`),
+    /// when this variable names one: what a maintainer reads to see what a run explored.
+    public static let logVariable = "WORKBOOK_EXPLORE_LOG"
 
     /// `seed=S`: that scenario alone.
     public static func one(_ seed: UInt64) -> Budget { Budget(scenarios: 1, seconds: 60, first: seed) }

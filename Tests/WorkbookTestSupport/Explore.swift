@@ -151,6 +151,11 @@ public func exploreScenarios<Scenario: Sendable & CustomStringConvertible>(
         // Said before it runs: a scenario that traps or hangs ends the child, and the parent then
         // names the scenario from the last of these lines (``lastScenario(in:)``).
         FileHandle.standardError.write(Data("\(scenarioLinePrefix)\(scenario)\n".utf8))
+        if let log = ProcessInfo.processInfo.environment[Budget.logVariable], let file = FileHandle(forWritingAtPath: log) {
+            file.seekToEndOfFile()
+            file.write(Data("\(test)\t\(scenario)\n".utf8))
+            try? file.close()
+        }
         return run(scenario)
     })?.report(test: test)
 }
