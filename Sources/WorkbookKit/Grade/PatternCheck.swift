@@ -53,6 +53,17 @@ enum PatternCheck {
         // can wait again — and whether it opens a `for` loop, which runs out.
         var loops: [Bool] = []
         var forLoops: [Bool] = []
+        // For each open brace, whether it opens an initializer or a deinitializer, where a property
+        // is set before (or after) any other thread can see it.
+        var setup: [Bool] = []
+        // Stored properties, each read and change of one with the queue blocks open around it.
+        let properties = storedProperties(lines)
+        var reads: [(name: String, queues: Set<String>, line: Int)] = []
+        var changes: [(name: String, queues: Set<String>, inSetup: Bool, line: Int)] = []
+        // Private helpers, and where each is called from, with the queue blocks open there: a helper
+        // called only on a queue runs on it (4.4's "private helpers assume").
+        let helpers = privateFunctions(lines)
+        var helperCalls: [(name: String, queues: Set<String>, line: Int)] = []
         for (index, line) in lines.enumerated() {
             let found = calls(in: line)
             for call in found {
@@ -84,12 +95,25 @@ enum PatternCheck {
                 || calls(in: line).contains(where: { $0.method == "async" && $0.barrier && $0.droppedBarrier }) {
                 warn(.unseenBarrier, index)
             }
+            let uses = propertyUses(of: properties, in: line)
+            let callsOfHelpers = helpers.keys.flatMap { name in offsets(of: #"(?<![A-Za-z0-9_])(?:self\.)?"# + name + #"\("#, in: line).map { (name, $0) } }
             let untimedWaits = offsets(of: #"\.wait\(\s*\)"#, in: line)
             let signalOffsets = offsets(of: #"\.(signal|leave)\(\s*\)"#, in: line)
             let controlFlow = line.range(of: #"\b(if|else|for|while|guard|switch|do|defer|catch|repeat|func|init|deinit|get|set|willSet|didSet|class|struct|extension|enum|actor|protocol)\b"#,
                                          options: .regularExpression) != nil
             // Offsets in UTF-16 units, as NSRegularExpression gives them.
             for (offset, unit) in line.utf16.enumerated() {
+                for (name, at) in callsOfHelpers where at == offset {
+                    helperCalls.append((name, Set(open.compactMap(\.queue)), index))
+                }
+                for use in uses where use.offset == offset {
+                    let queues = Set(open.compactMap(\.queue))
+                    if use.changes {
+                        changes.append((use.name, queues, setup.contains(true), index))
+                    } else {
+                        reads.append((use.name, queues, index))
+                    }
+                }
                 if let block = Self.currentBlock(open) {
                     if untimedWaits.contains(offset) { waits.append((index, block)) }
                     if signalOffsets.contains(offset) { signals.append(block) }
@@ -97,6 +121,7 @@ enum PatternCheck {
                 if unit == 0x7B /* { */ {
                     loops.append(line.range(of: #"\b(while|repeat)\b"#, options: .regularExpression) != nil)
                     forLoops.append(line.range(of: #"\bfor\b.*\bin\b"#, options: .regularExpression) != nil)
+                    setup.append(line.range(of: #"\b(init|deinit)\b"#, options: .regularExpression) != nil)
                     if let call = found.first(where: { $0.braceOffset == offset }) {
                         blocksOpened += 1
                         open.append(.queue(QueueBlock(queue: call.receiver, id: blocksOpened)))
@@ -107,6 +132,7 @@ enum PatternCheck {
                     _ = open.popLast()
                     _ = loops.popLast()
                     _ = forLoops.popLast()
+                    _ = setup.popLast()
                 }
             }
         }
@@ -114,6 +140,21 @@ enum PatternCheck {
         // simply comes after the wait).
         for wait in waits where signals.contains(where: { $0.queue == wait.block.queue && $0.id != wait.block.id }) {
             warn(.waitOnQueue, wait.line, wait.block.queue)
+        }
+        // A property read on a queue and changed outside every block of that queue (an initializer
+        // aside): nothing orders the change with the reads. TSan does not always see the pair — at
+        // -Onone a value returned out of a `sync` block is copied where it does not look (M16) — so
+        // the source says it.
+        let assumed = assumedQueues(helpers, calls: helperCalls, lines: lines)
+        func onQueues(_ queues: Set<String>, at line: Int) -> Set<String> {
+            queues.union(helpers.filter { $0.value.body.contains(line) }.flatMap { assumed[$0.key] ?? [] })
+        }
+        let readsOnQueues = reads.map { ($0.name, onQueues($0.queues, at: $0.line), $0.line) }
+        for change in changes where !change.inSetup {
+            guard let read = readsOnQueues.first(where: { $0.0 == change.name && !$0.1.isEmpty }),
+                  onQueues(change.queues, at: change.line).isDisjoint(with: read.1) else { continue }
+            warnings.append(PatternWarning(rule: Rule.changedOffItsQueue.rawValue, line: change.line + 1,
+                                           message: Says.changedOffItsQueue(change.name, queue: read.1.sorted()[0], readAt: read.2 + 1)))
         }
         for (line, queue) in queuesMadeOnEveryCall(in: source) {
             warn(.queuePerCall, line - 1, queue)
@@ -239,6 +280,7 @@ enum PatternCheck {
         case unseenFence = "fence-tsan-cannot-see"
         case unseenBarrier = "barrier-tsan-drops"
         case queuePerCall = "queue-per-call"
+        case changedOffItsQueue = "changed-off-its-queue"
 
         /// Whether a run under TSan says nothing where this rule matched: a fence it does not model, a
         /// barrier its interceptor drops (the block then runs beside the others, under TSan only).
@@ -261,7 +303,7 @@ enum PatternCheck {
         /// barrier through a work item: MEASUREMENTS.md M4).
         var failure: FailureKind? {
             switch self {
-            case .ignoredTimedWait, .sanitizerHook, .timedWaitGivesUp, .unseenFence, .unseenBarrier: .wrong
+            case .ignoredTimedWait, .sanitizerHook, .timedWaitGivesUp, .unseenFence, .unseenBarrier, .changedOffItsQueue: .wrong
             case .syncOnGlobalQueue, .barrierOnGlobalQueue, .mainSync, .syncOntoOwnQueue, .waitOnQueue, .queuePerCall: nil
             }
         }
@@ -309,6 +351,84 @@ enum PatternCheck {
     static func offsets(of pattern: String, in line: String) -> Set<Int> {
         guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
         return Set(regex.matches(in: line, range: NSRange(location: 0, length: (line as NSString).length)).map(\.range.location))
+    }
+
+    /// The file's `private`/`fileprivate` functions, by name, with the lines of their bodies (0-based,
+    /// the declaration's line included) and the queue a `dispatchPrecondition(condition: .onQueue(…))`
+    /// in them asserts, if any.
+    static func privateFunctions(_ lines: [String]) -> [String: (body: ClosedRange<Int>, asserted: String?)] {
+        var found: [String: (ClosedRange<Int>, String?)] = [:]
+        for (index, line) in lines.enumerated() {
+            guard let match = line.firstMatch(of: /\b(?:private|fileprivate)\s+(?:static\s+)?func\s+([A-Za-z_][A-Za-z0-9_]*)/),
+                  line.contains("{") else { continue }
+            var depth = 0, end = index
+            search: for (offset, text) in lines[index...].enumerated() {
+                for character in text {
+                    if character == "{" { depth += 1 }
+                    if character == "}" { depth -= 1; if depth == 0 { end = index + offset; break search } }
+                }
+            }
+            let asserted = lines[index...end].lazy.compactMap { $0.firstMatch(of: /dispatchPrecondition\(\s*condition:\s*\.onQueue\(\s*(?:self\.)?([A-Za-z_][A-Za-z0-9_]*)\s*\)/) }
+                .first.map { String($0.1) }
+            found[String(match.1)] = (index...end, asserted)
+        }
+        return found
+    }
+
+    /// The queues each private helper can count on running on: the one it asserts, or those open at
+    /// every one of its calls (directly, or through the helper it is called from). None for a helper
+    /// nobody calls.
+    static func assumedQueues(_ helpers: [String: (body: ClosedRange<Int>, asserted: String?)],
+                              calls: [(name: String, queues: Set<String>, line: Int)], lines: [String]) -> [String: Set<String>] {
+        var assumed: [String: Set<String>] = [:]
+        for _ in 0..<4 {
+            for (name, helper) in helpers {
+                let mine = calls.filter { $0.name == name && !helper.body.contains($0.line) }
+                var common: Set<String>? = nil
+                for call in mine {
+                    let around = helpers.filter { $0.key != name && $0.value.body.contains(call.line) }.flatMap { assumed[$0.key] ?? [] }
+                    let queues = call.queues.union(around)
+                    common = common.map { $0.intersection(queues) } ?? queues
+                }
+                assumed[name] = (common ?? []).union(helper.asserted.map { [$0] } ?? [])
+            }
+        }
+        return assumed
+    }
+
+    /// The stored `var`s declared in a type's body (one brace deep, with no `{` of their own: not a
+    /// computed property), by name.
+    static func storedProperties(_ lines: [String]) -> Set<String> {
+        var names = Set<String>()
+        var depth = 0
+        for line in lines {
+            if depth == 1, !line.contains("{"), !line.contains("lazy "),
+               let match = line.firstMatch(of: /^\s*(?:(?:private|fileprivate|internal|public|package|static|nonisolated\(unsafe\))(?:\(set\))?\s+)*var\s+([A-Za-z_][A-Za-z0-9_]*)/) {
+                names.insert(String(match.1))
+            }
+            depth += line.filter { $0 == "{" }.count - line.filter { $0 == "}" }.count
+        }
+        return names
+    }
+
+    /// Where `line` uses one of `names`, in UTF-16 offsets: whether the use changes it (`x = …`,
+    /// `x += …`, `x[k] = …`, `x.append(…)` and the other mutating calls of collections) or reads it.
+    /// A declaration is neither.
+    static func propertyUses(of names: Set<String>, in line: String) -> [(name: String, offset: Int, changes: Bool)] {
+        guard !names.isEmpty, line.range(of: #"^\s*(?:[a-z()]+\s+)*(var|let)\s"#, options: .regularExpression) == nil else { return [] }
+        let text = line as NSString
+        var uses: [(String, Int, Bool)] = []
+        for name in names {
+            let escaped = NSRegularExpression.escapedPattern(for: name)
+            guard let regex = try? NSRegularExpression(pattern: #"(?<![A-Za-z0-9_$.])(?:self\.)?"# + escaped + #"\b(?!\s*:)"#) else { continue }
+            for match in regex.matches(in: line, range: NSRange(location: 0, length: text.length)) {
+                let after = text.substring(from: match.range.location + match.range.length)
+                let changes = after.range(of: #"^\s*(=(?!=)|\+=|-=|\*=|/=|\[[^\]]*\]\s*=(?!=)|\.(append|insert|remove[A-Za-z]*|pop[A-Za-z]*|merge|updateValue)\()"#,
+                                          options: .regularExpression) != nil
+                uses.append((name, match.range.location, changes))
+            }
+        }
+        return uses
     }
 
     /// Names bound to a global queue: `let queue = DispatchQueue.global(qos: .utility)`.

@@ -14,6 +14,8 @@ extension Says {
             "The result of this timed wait is never looked at: once its deadline passes, the code goes on as if it had been signalled. That is wrong at any timeout you pick, because the work it waits for can always be slower; the tests cannot wait that long, so this line fails the exercise by itself. Look at the result (`.success` or `.timedOut`) and decide what a timeout means (Chapter 3, `wait(timeout:)`)."
         case .timedWaitGivesUp:
             "This exercise's contract has no timeout, so anything that gives up after a while — a timed wait (`wait(timeout:)`, `wait(until:)`, `lock(before:)`), a timer (`asyncAfter`), a poll tried a fixed number of times — is wrong whatever time you give it: what it waits for can always take longer, and then the code either goes on as if it had been signalled or drops the work. The tests cannot wait that long, so this line fails the exercise by itself. Wait with `wait()`; to notice a slow wait, wait again in a loop: `while semaphore.wait(timeout: .now() + 1) == .timedOut { … }` (Chapter 3, `wait(timeout:)`)."
+        case .changedOffItsQueue:
+            "" // Said by `changedOffItsQueue(_:queue:readAt:)`, which names the property.
         case .unseenFence:
             "The Thread Sanitizer does not model a standalone fence (`atomicMemoryFence`): it sees the accesses the fence orders as unordered and reports them, so a right answer written this way cannot be graded. Put the ordering on the atomic operation itself — a `.releasing` store or decrement, an `.acquiring` load — for example `subtract(1, ordering: .acquiringAndReleasing)`, which TSan does see."
         case .unseenBarrier:
@@ -29,5 +31,12 @@ extension Says {
         case .waitOnQueue:
             "`wait()` without a timeout inside a block running on `\(queue)`, while the `signal()` or `leave()` it waits for is also sent to `\(queue)`: if the wait comes first, the signal waits behind it and never comes (Chapter 3)."
         }
+    }
+}
+
+extension Says {
+    /// A property read on `queue` (at `readAt`) and changed outside every block of it.
+    static func changedOffItsQueue(_ name: String, queue: String, readAt: Int) -> String {
+        "`\(name)` is read on `\(queue)` (line \(readAt)) but changed here, outside it: nothing orders this change with those reads, so a read can meet it halfway. The Thread Sanitizer cannot always see this pair — at -Onone a value returned out of a `sync` block is copied where it does not look (Exercises/MEASUREMENTS.md, M16) — so this line fails the exercise by itself."
     }
 }
