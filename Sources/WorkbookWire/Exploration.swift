@@ -130,8 +130,13 @@ public struct Finding<Scenario: Sendable>: Sendable {
 /// the budget is spent; then shrinks it: each of `shrink`'s smaller variants is run (twice, since a
 /// concurrent failure need not show every time), and the first that still fails is kept, until none
 /// does or `shrinkSeconds` is up. `nil` when every scenario held.
+///
+/// `corners` are the scenarios a test names itself, the edges it wants seen first: seed 1 is the
+/// first of them, seed 2 the second, …, and the seeds after them are generated — so a corner too
+/// runs again from its seed.
 public func explore<Scenario: Sendable>(
     budget: Budget = .current, shrinkSeconds: Double = 3,
+    corners: [Scenario] = [],
     generate: (inout Seeded) -> Scenario,
     shrink: (Scenario) -> [Scenario],
     run: (Scenario) -> Violation?
@@ -141,7 +146,7 @@ public func explore<Scenario: Sendable>(
         if index > 0, Date().timeIntervalSince(started) > budget.seconds { break }
         let seed = budget.first &+ UInt64(index)
         var source = Seeded(seed: seed)
-        let scenario = generate(&source)
+        let scenario = seed >= 1 && seed <= UInt64(corners.count) ? corners[Int(seed) - 1] : generate(&source)
         guard let violation = run(scenario) else { continue }
         var smallest = (scenario, violation)
         var steps = 0

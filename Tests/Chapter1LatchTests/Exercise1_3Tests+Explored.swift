@@ -83,6 +83,21 @@ extension Exercise1_3Tests {
         return Scenario(count: count, sites: sites, earlyWaits: earlyWaits, lateWaits: lateWaits, notifies: notifies)
     }
 
+    /// The edges, first: a latch open from the start with notify on the main queue and a wait already
+    /// past; a latch of 1 opened from the main queue with a block that holds its queue and one that
+    /// uses the latch; a latch counted past zero; one that never opens.
+    static let corners = [
+        Scenario(count: 0, sites: [], earlyWaits: [], lateWaits: [.past],
+                 notifies: [Notify(queue: .main, before: false, reentry: .none, holds: false)]),
+        Scenario(count: 1, sites: [.mainQueue], earlyWaits: [.ahead(3)], lateWaits: [.now],
+                 notifies: [Notify(queue: .main, before: true, reentry: .none, holds: true),
+                            Notify(queue: .concurrent, before: true, reentry: .countsDown, holds: false)]),
+        Scenario(count: 2, sites: [.thread, .globalQueue, .serialQueue], earlyWaits: [.distantFuture], lateWaits: [.past],
+                 notifies: [Notify(queue: .global, before: false, reentry: .notifiesAgain, holds: false)]),
+        Scenario(count: 3, sites: [.thread, .mainQueue], earlyWaits: [.ahead(0.05)], lateWaits: [.now],
+                 notifies: [Notify(queue: .serial, before: true, reentry: .none, holds: false)]),
+    ]
+
     /// Smaller scenarios first: fewer parts, smaller counts, plainer places and queues.
     static func shrink(_ scenario: Scenario) -> [Scenario] {
         var candidates: [Scenario] = []
@@ -306,7 +321,7 @@ extension Exercise1_3Tests {
             "the child ends with a code runInChild chose, or with a signal"
         ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
-                exploreScenarios("Exercise1_3Tests/explored", generate: Exercise1_3Tests.generate,
+                exploreScenarios("Exercise1_3Tests/explored", corners: Exercise1_3Tests.corners, generate: Exercise1_3Tests.generate,
                                  shrink: Exercise1_3Tests.shrink, run: Exercise1_3Tests.run)
             }
         }

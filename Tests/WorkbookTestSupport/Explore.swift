@@ -142,12 +142,13 @@ public enum Deadline: Sendable, Equatable, CustomStringConvertible {
 /// the test's filter, for the line that runs the scenario again.
 public func exploreScenarios<Scenario: Sendable & CustomStringConvertible>(
     _ test: String,
+    corners: [Scenario] = [],
     generate: (inout Seeded) -> Scenario,
     shrink: (Scenario) -> [Scenario],
     run: (Scenario) -> Violation?
 ) -> String? {
     let budget = Budget.current
-    return explore(budget: budget, shrinkSeconds: Budget.shrinkSeconds, generate: generate, shrink: shrink, run: { scenario in
+    return explore(budget: budget, shrinkSeconds: Budget.shrinkSeconds, corners: corners, generate: generate, shrink: shrink, run: { scenario in
         // Said before it runs: a scenario that traps or hangs ends the child, and the parent then
         // names the scenario from the last of these lines (``lastScenario(in:)``).
         FileHandle.standardError.write(Data("\(scenarioLinePrefix)\(scenario)\n".utf8))
