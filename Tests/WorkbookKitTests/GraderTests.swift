@@ -127,6 +127,37 @@ struct GraderTests {
         #expect(outcome.verdicts.first { $0.exercise.id == "2.2" }?.findings.contains { $0.message.contains("Exercise2_1Tests") } == false)
     }
 
+    @Test("a report on the test's own data, with the learner's code deeper in the read's stack: a data race when only TSan saw it, a lost ordering when the tests saw the result go wrong")
+    func orderingSeenOrUnseen() throws {
+        // A `.relaxed` countdown: the test writes before calling the latch's block, and reads in
+        // `whenZero`, which the learner's block calls when its count reaches zero.
+        let report = TSanReport.parse("""
+            WARNING: ThreadSanitizer: data race (pid=1)
+              Read of size 8 at 0x1 by thread T3:
+                #0 closure #2 in Exercise1_1Tests.x() /w/Tests/Chapter1LatchTests/Exercise1_1Tests.swift:40:9 (bin+0x1)
+                #1 closure #1 in makeLatch(count:whenZero:) /w/Exercises/Chapter1Latch/CountdownBlock.swift:5:13 (bin+0x2)
+                #2 closure #1 in Exercise1_1Tests.x() /w/Tests/Chapter1LatchTests/Exercise1_1Tests.swift:36:9 (bin+0x3)
+              Previous write of size 8 at 0x1 by thread T2:
+                #0 closure #1 in Exercise1_1Tests.x() /w/Tests/Chapter1LatchTests/Exercise1_1Tests.swift:35:9 (bin+0x4)
+            SUMMARY: ThreadSanitizer: data race /w/Tests/Chapter1LatchTests/Exercise1_1Tests.swift:40:9 in closure #2 in Exercise1_1Tests.x()
+            """)
+        let source = (1...8).map { $0 == 5 ? "            whenZero()" : "// line \($0)" }.joined(separator: "\n")
+        let grader = Grader(sources: .exercises, readSource: { _ in source })
+        var run = Fixture.run("clean-solutions", .exited(66))
+        run.reports = report
+        let unseen = try #require(grader.grade(Fixture.items("1.1"), run).verdicts.first)
+        #expect(unseen.kind == .race, "the tests saw nothing wrong: only TSan saw the lost ordering")
+        #expect(unseen.findings.first { $0.kind == .race }?.file?.hasSuffix("CountdownBlock.swift") == true)
+
+        let test = "Chapter1LatchTests.Exercise1_1Tests/x()/Exercise1_1Tests.swift:30:6"
+        run.events.issues.append(EventStream.Issue(testID: test, messages: ["Expectation failed: seen == 4"],
+                                                   file: "Tests/Chapter1LatchTests/Exercise1_1Tests.swift", line: 41))
+        let seen = try #require(grader.grade(Fixture.items("1.1"), run).verdicts.first)
+        #expect(seen.kind == .wrong, "the tests saw the result go wrong: a lost ordering")
+        #expect(seen.findings.contains { $0.kind == .wrong && $0.message.contains("test's own plain data") })
+        #expect(!seen.findings.contains { $0.kind == .race })
+    }
+
     static let mutexCounter = """
         import Synchronization
         final class HitCounter {

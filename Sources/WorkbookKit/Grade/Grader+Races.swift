@@ -3,7 +3,15 @@ import Foundation
 /// Races: a report placed at the learner's lines, and reports TSan cannot judge.
 extension Grader {
     /// Builds the learner's finding for a report that names a file of the batch.
-    func raceFinding(_ report: TSanReport, _ batch: [(chapter: Chapter, exercise: Exercise)])
+    ///
+    /// `sawWrong`: the exercises (by ID) whose tests failed an expectation in the same run. A report
+    /// on the tests' own data (both accesses made by test code, the learner's code deeper in a stack:
+    /// a callback it called, a block it sent) is a lost ordering of what the learner's code promised.
+    /// When the tests saw it go wrong too, that is the learner's wrong result (`orderingFinding`);
+    /// when only the Thread Sanitizer saw it — a relaxed atomic that counts right but orders nothing
+    /// — it is the learner's data race, placed at their lines in the stacks.
+    func raceFinding(_ report: TSanReport, _ batch: [(chapter: Chapter, exercise: Exercise)],
+                     sawWrong: Set<String> = [])
         -> ((chapter: Chapter, exercise: Exercise), Finding)?
     {
         // The access frames first (they are where the race is), then any frame of the report.
@@ -11,8 +19,9 @@ extension Grader {
         for frame in frames {
             guard let file = frame.file, let item = batch.first(where: { frame.isIn(suffix(of: $0)) }) else { continue }
             // Both accesses made by the tests' own code (their data, read in a callback the learner's
-            // code called): a lost ordering of the exercise, said as such, not a race in its file.
-            if !report.accesses.isEmpty, report.accesses.allSatisfy({ Self.madeByTests($0, not: suffix(of: item)) }) { return nil }
+            // code called), and the tests saw the result go wrong: a lost ordering, said as such.
+            if sawWrong.contains(item.exercise.id), !report.accesses.isEmpty,
+               report.accesses.allSatisfy({ Self.madeByTests($0, not: suffix(of: item)) }) { return nil }
             let path = Layout.exerciseFile(item.chapter, item.exercise, in: sources)
             // Darwin's atos names the file without its folder: then read it where the workbook keeps it.
             let source = readSource(file.contains("/") ? file : path)

@@ -39,10 +39,12 @@ struct Grader: Sendable {
         }
 
         var notes: [String: [String]] = [:]
+        let sawWrong = Set(run.events.issues.filter { $0.kind == .wrong }
+            .compactMap { owner(of: $0.testID, in: batch)?.exercise.id })
         for report in run.reports {
             if let (item, note) = falseAlarm(report, batch) {
                 if !notes[item.exercise.id, default: []].contains(note) { notes[item.exercise.id, default: []].append(note) }
-            } else if let (item, finding) = raceFinding(report, batch)
+            } else if let (item, finding) = raceFinding(report, batch, sawWrong: sawWrong)
                         ?? orderingFinding(report, batch, testNames: run.events.names) {
                 var mine = findings[item.exercise.id, default: []]
                 // TSan reports each pair of stacks once; the same two lines often race from several
