@@ -10,34 +10,6 @@ import WorkbookTestSupport
 // child fails it as "Data race:" under plain `swift test` (`workbook check` reads the
 // report itself), and every other test still runs. (Chapter-specific helpers; WorkbookTestSupport has the rest.)
 
-/// The `DispatchQueue` `object` guards its state with: its stored property called `queue`, or, when
-/// the answer named it otherwise, its one stored property of that type.
-///
-/// The exercises hand their types a queue (`let queue` / `private let queue`); a few contract clauses
-/// are about that queue — "a read made while another block runs on `queue` waits for it", "reads run
-/// side by side on `queue`" — and only a block the test itself puts on the queue can observe them.
-/// So they are looked for by type, not only by the starter's name: a renamed queue is still held.
-/// `nil` when there is no queue, or more than one to choose from. Read it before any other thread
-/// touches the object.
-func queueProperty(of object: AnyObject) -> DispatchQueue? {
-    let children = Mirror(reflecting: object).children
-    if let named = children.first(where: { $0.label == "queue" })?.value as? DispatchQueue { return named }
-    let queues = children.compactMap { $0.value as? DispatchQueue }
-    return queues.count == 1 ? queues[0] : nil
-}
-
-/// Occupies `queue` from a thread of the test: a plain `queue.sync` block that stays until
-/// `release` fires (at most `seconds`). Returns `false` if the block did not start within 2 s.
-func occupy(_ queue: DispatchQueue, until release: Signal, seconds: Double = 3) -> Bool {
-    let holding = Signal()
-    startThread {
-        queue.sync {
-            holding.fire()
-            _ = release.happens(within: seconds)
-        }
-    }
-    return holding.happens(within: 2)
-}
 
 /// `true` when the two threads are the same.
 func sameThread(_ a: pthread_t, _ b: pthread_t) -> Bool { pthread_equal(a, b) != 0 }
