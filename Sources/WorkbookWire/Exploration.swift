@@ -109,10 +109,14 @@ public struct Violation: Sendable, Equatable {
     public var clause: String
     /// What the run showed, as a symptom ("notify's block ran twice").
     public var observed: String
+    /// Whether what was seen is a wait that ran out (a call that never returned, an answer that
+    /// never came): graded as a hang, like any other bounded wait of a test that runs out.
+    public var timedOut: Bool
 
-    public init(clause: String, observed: String) {
+    public init(clause: String, observed: String, timedOut: Bool = false) {
         self.clause = clause
         self.observed = observed
+        self.timedOut = timedOut
     }
 }
 

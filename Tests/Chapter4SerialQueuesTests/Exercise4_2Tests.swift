@@ -223,6 +223,86 @@ extension Exercise4_2Tests {
         judgeChild(result, "Every pair of update and a get or set at the same moment", ifItCrashed: Self.syncInsideSync)
     }
 
+    /// What the test asks for from elsewhere while a transform runs: a plain block on the store's
+    /// queue (what 4.1's get and set are: these tests do not call them, so that they do not depend
+    /// on 4.1), or another update.
+    enum Meanwhile: String, CaseIterable, Sendable {
+        case blockOnTheQueue = "a block on the store's queue (as 4.1's get and set are)"
+        case update = "another update"
+    }
+
+    @Test("while a transform runs, a block on the store's queue or another update, asked for from a thread or any kind of queue (main too), waits until the update has written")
+    func nothingComesBetweenTheReadAndTheWrite() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+            runInChild(seconds: 8, cutShort: cutShort) {
+                guard queueProperty(of: TokenStore()) != nil else {
+                    return "TokenStore has no stored `queue` any more; keep `let queue`: 4.1's token and update must share it"
+                }
+                for site in CallSite.allCases {
+                    for meanwhile in Meanwhile.allCases {
+                        if let problem = Exercise4_2Tests.asked(meanwhile, from: site) { return problem }
+                    }
+                }
+                return nil
+            }
+        }
+        judgeChild(result, "Asking for a block on the store's queue, or another update, while a transform runs", ifItCrashed: Self.syncInsideSync)
+    }
+
+    /// One update whose transform, holding on, has `meanwhile` asked for from `site`; the
+    /// transform goes on once that call has returned, or 0.15 s after it started. Returns a sentence,
+    /// or `nil` when what was asked for waited until the update had written.
+    static func asked(_ meanwhile: Meanwhile, from site: CallSite) -> String? {
+        let store = Unchecked(TokenStore())
+        store.value.update { _ in "before" }
+        let queue = queueProperty(of: store.value)!
+        let transforming = Flag()
+        let cameBetween = Flag()
+        let innerSaw = Tally<String?>()
+        let started = Signal(), returned = Signal()
+        let what = "\(meanwhile.rawValue), asked for from \(site) while a transform ran"
+        guard finishes(within: 3, {
+            store.value.update { _ in
+                transforming.set(true)
+                site.start {
+                    started.fire()
+                    switch meanwhile {
+                    case .blockOnTheQueue:
+                        queue.sync { if transforming.value { cameBetween.set(true) } }
+                    case .update:
+                        store.value.update { inner in
+                            if transforming.value { cameBetween.set(true) }
+                            innerSaw.append(inner)
+                            return "inner, after \(inner ?? "nil")"
+                        }
+                    }
+                    returned.fire()
+                }
+                if started.happens(within: 1) { _ = returned.happens(within: 0.15) }
+                transforming.set(false)
+                return "outer"
+            }
+        }) else {
+            return childTimedOut("an update did not return within 3 s while \(what) waited for it")
+        }
+        guard returned.happens(within: 2) else {
+            return childTimedOut("\(what) did not return within 2 s after the update had returned")
+        }
+        if cameBetween.value {
+            return "\(what) ran before that transform had returned: nothing may come between an update's read and its write"
+        }
+        guard meanwhile == .update else { return nil }
+        let final = token(of: store.value)
+        if innerSaw.all != ["outer"] || final != "inner, after outer" {
+            let saw = innerSaw.all.map { $0.map { "\"\($0)\"" } ?? "nil" }
+            return "\(what): its transform was handed \(saw.isEmpty ? "nothing" : saw.joined(separator: ", ")) and the store then held \(final.map { "\"\($0)\"" } ?? "nil"); the second update starts from the first one's result (\"outer\"), so the store holds \"inner, after outer\""
+        }
+        return nil
+    }
+
     @Test("transform may use another store: its token, and its update")
     func transformMayUseAnotherStore() async {
         let result = await #expect(

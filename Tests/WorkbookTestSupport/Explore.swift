@@ -158,7 +158,9 @@ public func exploreScenarios<Scenario: Sendable & CustomStringConvertible>(
             try? file.close()
         }
         return run(scenario)
-    })?.report(test: test)
+    }).map { finding in
+        finding.violation.timedOut ? childTimedOut(finding.report(test: test)) : finding.report(test: test)
+    }
 }
 
 /// What opens the line a child writes to standard error before each scenario it runs.

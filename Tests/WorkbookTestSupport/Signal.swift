@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import Testing
 
 /// A one-shot event a test can wait for, with a bound.
@@ -33,4 +34,16 @@ public final class Signal: Sendable {
     public func happens(within seconds: Double) -> Bool {
         semaphore.wait(timeout: .now() + seconds) == .success
     }
+}
+
+/// A Boolean that any thread may set and read: a test's own note ("a transform is running now").
+/// Relaxed, so it orders nothing: it adds no happens-before edge that could hide a race of the code
+/// under test from the Thread Sanitizer.
+public final class Flag: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    public init() {}
+
+    public var value: Bool { flag.load(ordering: .relaxed) }
+    public func set(_ value: Bool) { flag.store(value, ordering: .relaxed) }
 }
