@@ -132,8 +132,8 @@ public struct Finding<Scenario: Sendable>: Sendable {
 
 /// Runs `run` on scenarios made by `generate` from the budget's seeds, until one breaks a clause or
 /// the budget is spent; then shrinks it: each of `shrink`'s smaller variants is run (twice, since a
-/// concurrent failure need not show every time), and the first that still fails is kept, until none
-/// does or `shrinkSeconds` is up. `nil` when every scenario held.
+/// concurrent failure need not show every time), and the first that still breaks the same clause is
+/// kept, until none does or `shrinkSeconds` is up. `nil` when every scenario held.
 ///
 /// `corners` are the scenarios a test names itself, the edges it wants seen first: seed 1 is the
 /// first of them, seed 2 the second, …, and the seeds after them are generated — so a corner too
@@ -158,7 +158,8 @@ public func explore<Scenario: Sendable>(
         search: while Date().timeIntervalSince(shrinking) < shrinkSeconds {
             for candidate in shrink(smallest.0) {
                 if Date().timeIntervalSince(shrinking) >= shrinkSeconds { break search }
-                if let found = run(candidate) ?? run(candidate) {
+                // Smaller only while it breaks the same clause: the case shown is the one found.
+                if let found = run(candidate) ?? run(candidate), found.clause == violation.clause {
                     smallest = (candidate, found)
                     steps += 1
                     continue search

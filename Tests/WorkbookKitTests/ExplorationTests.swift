@@ -63,6 +63,21 @@ struct ExplorationTests {
         #expect(report.contains("WORKBOOK_EXPLORE=seed=\(found.seed) swift test --filter \"Exercise9_9Tests/explored\""))
     }
 
+    @Test("shrinking keeps the clause it found: a smaller scenario that breaks another clause is not taken")
+    func shrinksWithinTheClause() throws {
+        // Two clauses: no number above 50 (broken only by two numbers or more), and no odd number.
+        let run: (Numbers) -> Violation? = { numbers in
+            if numbers.values.count > 1, numbers.values.contains(where: { $0 > 50 }) {
+                return Violation(clause: "No number is above 50.", observed: "one was.")
+            }
+            return numbers.values.contains { !$0.isMultiple(of: 2) } ? Violation(clause: "No number is odd.", observed: "one was.") : nil
+        }
+        let corner = Numbers(values: [51, 52, 53])
+        let found = try #require(explore(budget: Budget(scenarios: 1, seconds: 5), corners: [corner], generate: Self.generate, shrink: Self.shrink, run: run))
+        #expect(found.violation.clause == "No number is above 50.")
+        #expect(found.scenario.values.count == 2, "the smallest that still has a number above 50: \(found.scenario)")
+    }
+
     @Test("a contract every scenario keeps gives nothing")
     func holds() {
         #expect(explore(budget: Budget(scenarios: 20, seconds: 5), generate: Self.generate, shrink: Self.shrink, run: { _ in nil }) == nil)
