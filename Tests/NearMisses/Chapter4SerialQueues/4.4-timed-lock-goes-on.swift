@@ -1,4 +1,4 @@
-// near-miss wrong: the semaphore that guards the buffer is still held while `write` runs, and every wait for it gives up after 1 s and goes on (`if mutex.wait(timeout: .now() + 1) == .timedOut { print(…) }`) "so that a write that uses the log cannot hang" — a timed wait that proceeds anyway is no lock: while one thread's write runs for long, every other record and flush stalls for the whole timeout, then touches the buffer without the lock.
+// near-miss race: the semaphore that guards the buffer is still held while `write` runs, and every wait for it gives up after 1 s and goes on (`if mutex.wait(timeout: .now() + 1) == .timedOut { print(…) }`) "so that a write that uses the log cannot hang" — a timed wait that proceeds anyway is no lock: while one thread's write runs for long, every other record and flush stalls for the whole timeout, then touches the buffer without the lock, beside the thread that holds it: a data race at the buffer (seen every run since the explored scenarios have writes that record while others wait).
 import Dispatch
 
 /// Buffers events and writes them out in batches of `capacity`.
