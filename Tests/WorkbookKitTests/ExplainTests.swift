@@ -163,9 +163,13 @@ struct ExplainTests {
             let before = access.frames.prefix { !$0.isIn("/" + file) }
             guard before.count < access.frames.count, !before.contains(where: { $0.file?.hasSuffix(".swift") ?? false }) else { continue }
             let rows = Self.column(lines, right: right)
-            let claims = rows.indices.filter { rows[$0].contains("▲ ") && !rows[$0].contains("TSan kept no line") }
+            // A claim and the row it wraps onto, if any.
+            let saying: (Int) -> String = { claim in
+                rows[claim] + (claim + 1 < rows.count && !rows[claim + 1].contains("│") ? " " + rows[claim + 1] : "")
+            }
+            let claims = rows.indices.filter { rows[$0].contains("▲ ") && !saying($0).contains("TSan kept no line") }
             for claim in claims {
-                let said = rows[claim] + (claim + 1 < rows.count && !rows[claim + 1].contains("│") ? " " + rows[claim + 1] : "")
+                let said = saying(claim)
                 let quoted = try #require(rows[claim - 1].wholeMatch(of: /\s*(\d+)│ .*/), "\(name): \(said) is under no line:\n\(lines.joined(separator: "\n"))")
                 let number = try #require(Int(quoted.1))
                 let code = sourceLines[number - 1]
