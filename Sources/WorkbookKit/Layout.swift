@@ -28,6 +28,11 @@ public struct Layout: Sendable, Equatable {
     static let stateFile = ".workbook-state.json"
     /// Where `reset` keeps the learner's files it replaces.
     public static let backupsFolder = ".workbook-backups"
+    /// The workbook's documents beyond the README (how grading works, platforms, teaching,
+    /// maintaining): a DocC catalog in the tool's target, which SwiftPM reads as documentation, not code.
+    static let documentationFolder = "\(sourcesFolder)/workbook/Workbook.docc"
+    /// The measurements the lessons, the grader's messages and the documents cite (M1, M2, …).
+    static let measurementsPage = "\(SourceSet.exercises.folder)/MEASUREMENTS.md"
 
     /// The folders (and, with ``packageManifest``, the files) a build of the package reads.
     static let buildInputs = [sourcesFolder, testsFolder, SourceSet.exercises.folder, SourceSet.solutions.folder]

@@ -15,7 +15,7 @@ struct DarwinLaunchTests {
                    sources: .exercises, only: nil)
     }
 
-    @Test("the toolchain floor is one value: Package.swift, Toolchain.floor, the README, CI and the probe agree")
+    @Test("the toolchain floor is one value: Package.swift, Toolchain.floor, the README, the platform table, CI and the probe agree")
     func floorIsOneValue() throws {
         let root = Fixture.packageRoot
         let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
@@ -25,6 +25,10 @@ struct DarwinLaunchTests {
             .components(separatedBy: "\n## ").first)
         #expect(requirements.contains("Swift \(Toolchain.floor) or later") && requirements.contains("Xcode \(Toolchain.floorXcode) or later"))
         #expect(!readme.contains("Swift 6.2 or later"), "no second floor anywhere in the README")
+        let platforms = try String(contentsOf: root.appendingPathComponent("\(Layout.documentationFolder)/Platforms.md"), encoding: .utf8)
+        #expect(platforms.contains("| the toolchain | Swift \(Toolchain.floor) or later | Xcode \(Toolchain.floorXcode) or later (Swift \(Toolchain.floor)) |"),
+                "the platform table's toolchain row states the same floor")
+        #expect(!platforms.contains("Swift 6.2 or later"), "no second floor anywhere in the platform table")
         let workflow = try String(contentsOf: root.appendingPathComponent(".github/workflows/ci.yml"), encoding: .utf8)
         #expect(workflow.contains("floor=\(Toolchain.floor)"), "the macOS job checks the selected Xcode's Swift against the floor")
         #expect(DoctorProbe.files["Package.swift"]?.hasPrefix("// swift-tools-version:\(Toolchain.floor)\n") == true)

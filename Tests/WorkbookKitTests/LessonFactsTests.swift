@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import WorkbookKit
 
-/// Keeps wrong platform facts out of everything a learner reads: the lessons, the measurements
-/// page, the hints, the exercise and solution files (their contracts and comments), the first
+/// Keeps wrong platform facts out of everything a learner reads: the README and the documents it
+/// links to, the lessons, the measurements page, the hints, the exercise and solution files (their contracts and comments), the first
 /// lines of the near misses, the chapters' test suites (their failure messages), and the grader's
 /// messages.
 ///
@@ -80,6 +80,11 @@ struct LessonFactsTests {
             guard let text = try? String(contentsOf: root.appendingPathComponent(relative), encoding: .utf8) else { return }
             found.append((relative, firstLineOnly ? String(text.prefix { $0 != "\n" }) : text))
         }
+        add("README.md")
+        let documents = root.appendingPathComponent(Layout.documentationFolder)
+        for file in (try? fm.contentsOfDirectory(atPath: documents.path))?.sorted() ?? [] where file.hasSuffix(".md") {
+            add("\(Layout.documentationFolder)/\(file)")
+        }
         add("Exercises/MEASUREMENTS.md")
         for set in ["Exercises", "Solutions"] {
             for chapter in try fm.contentsOfDirectory(atPath: root.appendingPathComponent(set).path).sorted() {
@@ -129,6 +134,9 @@ struct LessonFactsTests {
     func filesAreFound() throws {
         let files = try Self.readable()
         #expect(files.contains { $0.path == "Exercises/MEASUREMENTS.md" })
+        #expect(files.contains { $0.path == "README.md" })
+        #expect(Set(["HowGradingWorks.md", "Platforms.md", "Teaching.md", "Maintaining.md"].map { "\(Layout.documentationFolder)/\($0)" })
+            .isSubset(of: files.map(\.path)), "the documents the README links to")
         #expect(files.filter { $0.path.hasSuffix("README.md") }.count >= 5)
         #expect(files.filter { $0.path.hasSuffix("hints.md") }.count >= 5)
         #expect(files.filter { $0.path.hasPrefix("Tests/NearMisses/") }.count > 100)
@@ -153,7 +161,7 @@ struct LessonFactsTests {
     func trapMessagesAreInTheCrashReport() throws {
         let messages = ["BUG IN CLIENT OF LIBDISPATCH", "already owned by current thread", "Unbalanced call to dispatch_group_leave",
                         "Semaphore object deallocated while in use", "Group object deallocated while in use"]
-        for file in try Self.readable() where !file.path.hasPrefix("Sources/") && !file.path.hasPrefix("Tests/Chapter") {
+        for file in try Self.readable() where file.path.hasSuffix(".md") || (!file.path.hasPrefix("Sources/") && !file.path.hasPrefix("Tests/Chapter")) {
             let paragraphs = file.text.components(separatedBy: "\n\n").map(Self.flattened)
             for paragraph in paragraphs where messages.contains(where: paragraph.contains) {
                 let cites = paragraph.localizedCaseInsensitiveContains("crash report") || paragraph.contains("src/")
@@ -182,5 +190,56 @@ struct LessonFactsTests {
                 Issue.record("\(chapter.name)'s lesson cites M\(match.output.1), which MEASUREMENTS.md does not have")
             }
         }
+        for file in try Self.readable() where file.path == "README.md" || file.path.hasPrefix("\(Layout.documentationFolder)/") {
+            for match in file.text.matches(of: /\bM(\d+)\b/) where !entries.contains("M\(match.output.1)") {
+                Issue.record("\(file.path) cites M\(match.output.1), which MEASUREMENTS.md does not have")
+            }
+        }
+    }
+
+    @Test("every relative link in what a learner reads reaches a file, and its anchor a heading there")
+    func linksResolve() throws {
+        let root = Fixture.packageRoot
+        var checked = 0
+        for file in try Self.readable() where file.path.hasSuffix(".md") {
+            let folder = root.appendingPathComponent(file.path).deletingLastPathComponent()
+            for match in Self.prose(file.text).matches(of: /\]\(([^)\s]+)\)/) {
+                let target = String(match.output.1)
+                guard !target.contains("://"), !target.hasPrefix("mailto:") else { continue }
+                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                let url = parts[0].isEmpty ? root.appendingPathComponent(file.path)
+                    : folder.appendingPathComponent(parts[0]).standardizedFileURL
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+                    Issue.record("\(file.path): the link \(target) reaches nothing")
+                    continue
+                }
+                checked += 1
+                guard parts.count == 2 else { continue }
+                let text = try String(contentsOf: url, encoding: .utf8)
+                #expect(Self.anchors(Self.prose(text)).contains(parts[1]), "\(file.path): the link \(target) names no heading there")
+            }
+        }
+        #expect(checked >= 20)
+    }
+
+    /// Markdown text without its fenced code blocks.
+    static func prose(_ text: String) -> String {
+        var inFence = false
+        return text.split(separator: "\n", omittingEmptySubsequences: false).filter { line in
+            if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") { inFence.toggle(); return false }
+            return !inFence
+        }.joined(separator: "\n")
+    }
+
+    /// The anchors GitHub gives a Markdown file's headings: lowercased, punctuation dropped, spaces as hyphens.
+    static func anchors(_ text: String) -> Set<String> {
+        Set(text.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("#") else { return nil }
+            let heading = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
+            return heading.lowercased()
+                .filter { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" || $0 == "_" }
+                .replacingOccurrences(of: " ", with: "-")
+        })
     }
 }

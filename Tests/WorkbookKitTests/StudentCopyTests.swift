@@ -57,6 +57,20 @@ struct StudentCopyTests {
         #expect(!files(under: folder).contains { $0.hasSuffix(HintFile.name) })
         #expect(!exists("Tests/WorkbookKitTests") && !exists("Tests/WorkbookCLITests") && !exists(".ci") && !exists(".github/workflows/ci.yml"))
         #expect(exists(ClassroomWorkflow.path) && exists(Layout.packageManifest) && exists("Tests/WorkbookTestSupport"))
+        #expect(!exists(Layout.documentationFolder), "the workbook's documents stay home: they are about what the copy leaves out")
+        #expect(exists(Layout.measurementsPage), "the measurements the lessons link to and the messages cite")
+        var links = 0
+        for path in files(under: folder) where path.hasSuffix(".md") {
+            let text = try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
+            // A link's file (an anchor alone stays in the same file); web links aside.
+            for match in LessonFactsTests.prose(text).matches(of: /\]\(([^)#\s]+)[^)\s]*\)/) where !match.output.1.contains("://") {
+                let target = String(match.output.1)
+                let url = folder.appendingPathComponent(path).deletingLastPathComponent().appendingPathComponent(target).standardizedFileURL
+                links += 1
+                #expect(fm.fileExists(atPath: url.path), "\(path) links to \(target), which the copy does not have")
+            }
+        }
+        #expect(links > 0, "the lessons' links were looked at")
 
         let readme = try String(contentsOf: folder.appendingPathComponent(StudentCopy.readmeName), encoding: .utf8)
         #expect(readme == StudentReadme.render(assignment: assignment, workbook: copy, hints: .nudges))

@@ -3,7 +3,7 @@ import Foundation
 /// A student's copy of the workbook, as `workbook export` writes it: exactly the assigned chapters,
 /// each exercise its pristine starter (never the teacher's working file), the package and the tool —
 /// without the reference solutions, the near misses (their correct alternatives are solutions too),
-/// the engine's own tests and the maintainers' CI — plus a README for students, the hints the teacher
+/// the engine's own tests, the maintainers' CI and the workbook's documents — plus a README for students, the hints the teacher
 /// chose (``ExportedHints``), the autograding workflow and `workbook.lock`.
 public struct StudentCopy: Sendable {
     var workbook: Workbook
@@ -17,11 +17,16 @@ public struct StudentCopy: Sendable {
         self.hints = hints
     }
 
-    /// Top-level entries copied as the workbook has them, by path from the package root. The
+    /// Entries copied as the workbook has them, by path from the package root: the top-level ones,
+    /// and the measurements page, which the lessons link to and the grader's messages cite. The
     /// assigned chapters' exercise folders, the README and the hints are written apart.
-    static let copied = [Layout.packageManifest, Layout.sourcesFolder, Layout.testsFolder, ".gitignore", "LICENSE"]
+    static let copied = [Layout.packageManifest, Layout.sourcesFolder, Layout.testsFolder, ".gitignore", "LICENSE",
+                         Layout.measurementsPage]
     /// What stays behind in `Tests/` whatever is assigned.
     static let leftOutTests = ["NearMisses", "WorkbookKitTests", "WorkbookCLITests"]
+    /// What stays behind in `Sources/`: the workbook's documents, which are about the whole workbook
+    /// (its solutions, near misses, self-test and classroom tools) and link to files a copy does not have.
+    static let leftOutSources = [Layout.documentationFolder]
     /// The copy's README, for students (``StudentReadme``), in place of the workbook's.
     static let readmeName = "README.md"
 
@@ -66,7 +71,7 @@ public struct StudentCopy: Sendable {
         try fm.createDirectory(at: folder, withIntermediateDirectories: true)
         let chapters = workbook.chapters.filter { assignment.chapters.contains($0.number) }
         let others = workbook.chapters.filter { !assignment.chapters.contains($0.number) }
-        let leftOut = Set(Self.leftOutTests.map { "\(Layout.testsFolder)/\($0)" }
+        let leftOut = Set(Self.leftOutTests.map { "\(Layout.testsFolder)/\($0)" } + Self.leftOutSources
             + others.flatMap { chapter in [Layout.testFolder(chapter)] + chapter.exercises.map { Layout.starterCopy(chapter, $0) } }
             + files.map(\.path))
         var written = 0

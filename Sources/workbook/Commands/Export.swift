@@ -19,9 +19,9 @@ extension Command {
         discussion: """
         For teachers: writes a student copy of the workbook into a new folder: exactly the assigned \
         chapters, each exercise as its starter (the kept copy in Tests/Starters, or the committed one — \
-        never the file in your working tree), the tool and the package, a README for students, and the \
-        hints you choose; not the reference solutions, the near misses, the other chapters, or the \
-        workbook's own tests and CI. It adds a GitHub Classroom autograding workflow \
+        never the file in your working tree), the tool and the package, the measurements the lessons \
+        cite, a README for students, and the hints you choose; not the reference solutions, the near \
+        misses, the other chapters, or the workbook's own tests, CI and documents. It adds a GitHub Classroom autograding workflow \
         (\(ClassroomWorkflow.path): one graded step per exercise) and \(WorkbookLock.fileName) (the \
         assigned chapters, the points, and a checksum of every file a student must not change). The \
         copy is a git repository with one commit: push it to a template repository and create the \

@@ -23,7 +23,7 @@ extension Command {
         they change no points), and a note when a submission did not build or timed out; and what \
         settles a dispute: the commit graded and its date, when it was graded, the assignment, and each \
         exercise whose code is the same as a correct answer the workbook knows (from \(TeacherFile.fileName), \
-        which `export` keeps in this folder) or as another student's. Prints a line per student. Student code runs in a sandbox (see the README: on Linux no network and a read-only \
+        which `export` keeps in this folder) or as another student's. Prints a line per student. Student code runs in a sandbox (on Linux no network and a read-only \
         file system outside its folder; it is not a container).
 
         With --merge, joins the CSVs of the shards of one batch into one gradebook.
