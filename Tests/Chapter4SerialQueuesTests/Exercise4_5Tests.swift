@@ -2,6 +2,7 @@ import Chapter4SerialQueues
 import Foundation
 import Testing
 import WorkbookTestSupport
+import WorkbookWire
 
 // Every call into AuthToken runs in a child process (see Children.swift): the recipe's setter reads
 // `token` inside its own `queue.sync` block, and that traps.
@@ -196,5 +197,31 @@ extension Exercise4_5Tests {
             result, "Letting an AuthToken go while a set waits on its queue",
             ifItCrashed: "If the setter queues its write with `async`, the block must keep the AuthToken alive (`self.`, strongly): with `[unowned self]` it runs after the AuthToken's last reference is gone, and reading that `unowned` reference traps. Otherwise: "
                 + Self.readsItself)
+    }
+}
+
+// 4.5's contract, executable, over the history of a run (Registers.swift): reads and sets of `token` from threads and every kind of queue,
+// the main queue too, tokens empty, long and outside ASCII.
+
+extension Exercise4_5Tests {
+    @Test("explored: callers on threads and every kind of queue (main too), reads and sets mixed, tokens empty, long and outside ASCII: every read is a whole token that was set, never an older one")
+    func explored() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+            runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
+                exploreScenarios("Exercise4_5Tests/explored", corners: RegisterScenario.corners(keys: 1, values: RegisterValue.allCases.filter { $0 != .none }),
+                                 generate: { RegisterScenario.generate(&$0, keys: 1, values: RegisterValue.allCases.filter { $0 != .none }) },
+                                 shrink: RegisterScenario.shrink,
+                                 run: { scenario in
+                                     runRegisters(scenario, initial: "first", what: "a read of `token`",
+                                                  make: { AuthToken(token: "first") },
+                                                  read: { object, key in object.token },
+                                                  set: { object, key, value in object.token = value ?? "" })
+                                 })
+            }
+        }
+        judgeChild(result, "Exploring scenarios of the token's contract", ifItCrashed: Self.readsItself)
     }
 }
