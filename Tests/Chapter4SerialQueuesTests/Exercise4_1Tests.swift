@@ -177,6 +177,8 @@ struct Exercise4_1Tests {
 
 // The dimensions of issue 15: every pair of operations at once, two stores at once, and a store
 // released while work waits on its queue.
+// Every clause about values, in generated scenarios (callers everywhere, the main queue too,
+// values at their edges; each read held to the run's history): explored (Exercise4_1Tests+Explored.swift).
 extension Exercise4_1Tests {
     /// The store's operations, as the pair test names them: reading, setting and clearing the token.
     static let operations = ["get", "set", "clear"]

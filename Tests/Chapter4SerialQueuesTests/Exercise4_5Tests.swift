@@ -99,6 +99,8 @@ struct Exercise4_5Tests {
 
 // The dimensions of issue 15: every pair of get and set at once, two tokens at once, and a token
 // released while a set waits on its queue.
+// Every clause about values, in generated scenarios (callers everywhere, the main queue too,
+// values at their edges; each read held to the run's history): explored (Exercise4_5Tests.swift, at the end).
 extension Exercise4_5Tests {
     /// The token's operations, as the pair test names them.
     static let operations = ["get", "set"]
