@@ -7,6 +7,7 @@ import WorkbookTestSupport
 // Every test that calls `countDown()` runs in a child process (an exit test): a latch built on a
 // `DispatchGroup` traps on a `leave()` without its `enter()` — a count that goes past zero, or two
 // callers that both think they reached it — and a trap must fail one test, not end the run.
+
 @Suite("1.3 CountDownLatch", .gradedUnderTSan)
 struct Exercise1_3Tests {
     static let unbalancedLeave =
@@ -397,6 +398,7 @@ struct Exercise1_3Tests {
     // it is leaked with its `notify` blocks and whatever they capture (Exercises/MEASUREMENTS.md,
     // M8). So the test checks that a latch released while closed neither runs its notify blocks
     // nor keeps them.
+
     @Test("a latch released while still closed runs none of its notify blocks, lets go of them, and does not trap")
     func closedLatchReleased() async {
         let result = await #expect(

@@ -27,6 +27,7 @@ import WorkbookTestSupport
 // - every clause but the global queues', in generated scenarios (a serial or the main UI queue,
 //     callers everywhere, modals dismissed four ways, asking for more while others wait, the
 //     presenter let go): explored (Exercise3_1Tests+Explored.swift)
+
 @Suite("3.1 ModalPresenter — modals one at a time", .gradedUnderTSan)
 struct Exercise3_1Tests {
     /// How long the first modal stays up in ``nextWaitsForDismissal()``: longer than a `wait(timeout:)`

@@ -29,6 +29,7 @@ import WorkbookTestSupport
 // - every clause, in generated scenarios (callers everywhere, the main queue too; answers five
 //     ways; completions that ask again while others wait; the service let go): explored
 //     (Exercise3_2Tests+Explored.swift)
+
 @Suite("3.2 AudioService — one request in flight", .gradedUnderTSan)
 struct Exercise3_2Tests {
     static let stuck = "is a request stuck behind a wait() that nothing will signal? Ask how many free places the semaphore has before the first request, and who calls signal() (README: \"A semaphore counts free places\")"

@@ -24,6 +24,7 @@ import WorkbookTestSupport
 // - what the caller wrote is seen by its job, and what a job left before done() by the next job:
 //     whatOneJobLeftIsSeenByTheNext
 // - two limiters at once, one used from the other's job: twoLimitersAtOnce
+
 @Suite("3.3 DownloadLimiter — at most N at once", .gradedUnderTSan)
 struct Exercise3_3Tests {
     /// How long the first two jobs stay running in ``nextStartsOnDone()``: longer than a

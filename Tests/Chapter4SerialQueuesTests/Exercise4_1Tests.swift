@@ -5,6 +5,7 @@ import WorkbookTestSupport
 
 // Every call into TokenStore runs in a child process (see Children.swift): a getter or setter that
 // reads `token` inside its own `queue.sync` block traps.
+
 @Suite("4.1 TokenStore.token — a serial queue as a lock", .gradedUnderTSan)
 struct Exercise4_1Tests {
     static let syncInsideSync =
@@ -129,6 +130,7 @@ struct Exercise4_1Tests {
     // ordered by the lock, and the value a `sync` block returns is copied (`__tsan_memcpy`, inside
     // an interceptor) where TSan does not look (issue 15, dimension 9). The contract's queue clause
     // still sees it: such a set takes effect while another block holds the queue.
+
     @Test("a set, and a clear, made while another block runs on the store's queue take effect only after that block")
     func setsGoThroughTheQueue() async {
         let result = await #expect(

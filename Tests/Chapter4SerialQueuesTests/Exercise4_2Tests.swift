@@ -7,6 +7,7 @@ import WorkbookTestSupport
 // Every call into `update` runs in a child process (see Children.swift): an update that `sync`s onto
 // the store's queue from inside its own block traps. The token is read through `update` only, so
 // that these tests do not depend on exercise 4.1.
+
 @Suite("4.2 TokenStore.update(_:) — read, change and write in one step", .gradedUnderTSan)
 struct Exercise4_2Tests {
     static let syncInsideSync =

@@ -11,6 +11,7 @@ import WorkbookTestSupport
 // before the threads start (no thread resizes the table), and a reader never runs *at the same
 // time* as a writer (a write may then copy the table and free the one a reader is about to use) —
 // it takes turns with the writer instead, which still leaves the sanitizer two unordered accesses.
+
 @Suite("4.3 SettingsCache — reads side by side, writes alone", .gradedUnderTSan)
 struct Exercise4_3Tests {
     static let syncInsideSync =
@@ -190,6 +191,7 @@ struct Exercise4_3Tests {
     // `sync(flags: .barrier)` on a *global* queue (which ignores the flag) is reported by TSan only
     // when two writes really overlap, since TSan takes the flag at its word; that mistake is caught,
     // every run, by the test of reads from GCD work items (the write waits for the global pool).
+
     @Test("two threads write, taking turns that only the cache can order: every key keeps its last value")
     func twoWritersAtOnce() async {
         let result = await #expect(
@@ -239,6 +241,7 @@ extension Exercise4_3Tests {
     // access without exclusion can free the table the other is using (copy-on-write) and crash the
     // child before the Thread Sanitizer says anything — also for a design the sanitizer believes
     // (a barrier on a global queue); in turns, every unguarded access is reported, every run.
+
     @Test("every pair of value, setValue and removal: two reads at the same moment, a write in turns only the cache orders")
     func everyPairAtOnce() async {
         let result = await #expect(

@@ -4,6 +4,7 @@ import Testing
 import WorkbookTestSupport
 
 // Every call into EventLog runs in a child process (see Children.swift): the starter traps.
+
 @Suite("4.4 EventLog — no sync inside sync", .gradedUnderTSan)
 struct Exercise4_4Tests {
     static let syncInsideSync =
@@ -415,6 +416,7 @@ extension Exercise4_4Tests {
     // goes on anyway, lets the other threads in only when the timeout ends: the write here blocks for
     // 1.5 s, longer than any such timeout a learner would pick, and every other call must return long
     // before.
+
     @Test("a write that blocks for long does not hold up the other threads' record and flush")
     func writeBlockingForLong() async {
         let result = await #expect(

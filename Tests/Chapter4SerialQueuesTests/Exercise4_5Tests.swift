@@ -9,6 +9,7 @@ import WorkbookWire
 //
 // Only this file may name `AuthToken`: when AuthToken.swift does not compile, the grader leaves it
 // and this file out of the build (WORKBOOK_EXCLUDE) and grades the chapter's other exercises.
+
 @Suite("4.5 AuthToken.token — the recipe's getter and setter, compiling and right", .gradedUnderTSan)
 struct Exercise4_5Tests {
     static let readsItself =
