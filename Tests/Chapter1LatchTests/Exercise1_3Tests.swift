@@ -42,7 +42,7 @@ struct Exercise1_3Tests {
                         return childTimedOut("wait(timeout: now + 0.5 s) number \(attempt) on an open latch did not return within 2 s")
                     }
                     if result == .timedOut {
-                        return childTimedOut("wait(timeout:) number \(attempt) on an open latch waited 0.5 s and timed out. A semaphore lets one wait through per signal; a latch, once open, lets everyone through.")
+                        return childTimedOut("wait(timeout:) number \(attempt) on an open latch waited 0.5 s and timed out; on an open latch, every wait(timeout:) returns .success at once, however many come.")
                     }
                 }
                 let timedOutWaits = Tally<Int>()

@@ -214,13 +214,13 @@ final class WatchedRun: @unchecked Sendable {
         }
         let only = seen[0]
         if !only.onQueue {
-            return "\(name) ran completion on another thread or queue; it must run on the `queue` passed in, whatever kind of queue that is (send it there with `queue.async` or `notify(queue:)`)."
+            return "\(name) ran completion on another thread or queue; it must run on the `queue` passed in, whatever kind of queue that is."
         }
         if only.callbacksBefore < count {
             return "\(name) ran completion after \(only.callbacksBefore) of \(count) callbacks; it must wait for every one."
         }
         if !only.afterReturn {
-            return "\(name) ran completion before the call had returned, although `queue` was busy all that time: completion was not sent to `queue` asynchronously. Send it with `queue.async` or `notify(queue:)`."
+            return "\(name) ran completion before the call had returned, although `queue` was busy all that time: it did not run as a block of `queue`."
         }
         return nil
     }
@@ -339,7 +339,7 @@ enum CompletionDimensions {
         guard drained(queue) else { return childTimedOut("\(second.name): `queue` stayed busy; something sent to it blocks it.") }
         if let problem = second.problem() { return "\(both) \(problem)" }
         if first.completions > 0 {
-            return "\(both) a second call's only callback was made — and the first call ran its completion too, although neither of its own callbacks had come. Each call must count its own pieces (no count shared between calls)."
+            return "\(both) a second call's only callback was made — and the first call ran its completion too, although neither of its own callbacks had come; each call's completion waits for its own callbacks."
         }
         guard first.releaseHeld() else { return childTimedOut("\(first.name): its callbacks did not return within 2 s; something in them blocks.") }
         guard first.firstCompletion() else { return childTimedOut("\(first.name) did not run completion within 2 s of its last callback, after a second call had completed.") }

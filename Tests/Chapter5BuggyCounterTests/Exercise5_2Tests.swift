@@ -38,7 +38,7 @@ struct Exercise5_2Tests {
             probe.held.releaseAll(threads: 1, "releasing the callbacks the blocked queue waits for")
             return
         }
-        #expect(probe.completions.isEmpty, "completion ran before any work had called back: the count was at zero when it was checked, although 2 000 pieces were outstanding — the pieces had not been counted yet when zero was asked about. See \"Bug two: zero arrives too early\" and the pitfall under \"DispatchGroup\" in the lesson.")
+        #expect(probe.completions.isEmpty, "completion ran before any work had called back, while all 2 000 pieces were still outstanding. See \"Bug two: zero arrives too early\" and the pitfall under \"DispatchGroup\" in the lesson.")
 
         guard probe.held.releaseAll(threads: 4, "calling back 2 000 times from 4 threads") else { return }
         guard probe.firstCompletion() else {

@@ -60,8 +60,8 @@ struct Exercise5_3Tests {
             return
         }
         #expect(probe.completions.isEmpty, """
-            completion ran before any function had called back: when zero was asked about, none of the 400 \
-            outstanding functions had been counted yet. See the pitfall under "DispatchGroup" in the lesson.
+            completion ran before any function had called back, while all 400 were still outstanding. See \
+            the pitfall under "DispatchGroup" in the lesson.
             """)
 
         guard probe.held.releaseAll(threads: 4, "calling back 400 times from 4 threads") else { return }
