@@ -216,6 +216,9 @@ struct Exercise1_2Tests {
 // What every caller wrote before its call, seen inside whenZero; two latches at once; a latch let
 // go in every state. Which test covers which dimension is declared in
 // Exercises/Chapter1Latch/chapter.json.
+// Every clause but visibility, in generated scenarios (counts 0 to 40, callers everywhere, the main
+// queue too, calls past zero, a whenZero that uses the block while others call): explored
+// (LatchExplored.swift).
 extension Exercise1_2Tests {
     @Test("what each of four threads wrote before its calls is visible inside whenZero")
     func whenZeroSeesWhatEveryCallerWrote() {

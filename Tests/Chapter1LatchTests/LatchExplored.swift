@@ -151,10 +151,15 @@ func runLatch(
         inside.remove(me)
     }
 
+    let usedTheBlock = Flag()
     let whenZero: (Bool) -> Void = { value in
         let me = pthread_self()
         record.fire((inside.contains(me), record.locked { $0.began }, value, maker.contains(me)))
-        switch scenario.whenZero {
+        // Only the first whenZero uses the block: one run again by that call is seen as a second
+        // run (a wrong count), not as a recursion that ends the child.
+        let first = !usedTheBlock.value
+        usedTheBlock.set(true)
+        switch first ? scenario.whenZero : .returns {
         case .returns: break
         case .callsTheBlock: call(true)
         case .waitsForAnotherThreadsCall:
