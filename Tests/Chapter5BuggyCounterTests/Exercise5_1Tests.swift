@@ -4,7 +4,9 @@ import WorkbookTestSupport
 
 // Each test runs HitCounter in a child process (an exit test): a wrong answer that traps — a
 // `queue.sync` onto the queue the code is already running on — then fails that test alone, and
-// the rest of the chapter is still graded.
+// the rest of the chapter is still graded. Every clause, in generated scenarios (increments and
+// reads from callers everywhere, the main queue too, each read held to the run's history):
+// explored (Exercise5_1Tests+Explored.swift).
 
 @Suite("5.1 HitCounter", .gradedUnderTSan)
 struct Exercise5_1Tests {
