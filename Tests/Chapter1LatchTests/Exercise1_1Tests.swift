@@ -6,7 +6,7 @@ import WorkbookTestSupport
 @Suite("1.1 makeLatch(count:whenZero:) — a countdown block", .gradedUnderTSan)
 struct Exercise1_1Tests {
     static let callAfterTheQueue =
-        "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue (\"dispatch_sync called on queue already owned by current thread\"). Here `whenZero` calls the latch, so `whenZero` must run after your `queue.sync` (or lock) has returned: decide inside, act outside."
+        "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue (\"dispatch_sync called on queue already owned by current thread\"). Here `whenZero` calls the latch: where does `whenZero` run — inside your `queue.sync` (or lock), or after it has returned?"
 
     @Test("whenZero runs exactly once when four threads make all the calls together")
     func exactlyOnceFromManyThreads() {

@@ -6,7 +6,7 @@ import WorkbookTestSupport
 @Suite("1.2 makeLatch(count:whenZero:) with a Bool — the animation latch", .gradedUnderTSan)
 struct Exercise1_2Tests {
     static let callAfterTheQueue =
-        "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue (\"dispatch_sync called on queue already owned by current thread\"). Here `whenZero` calls the latch, so `whenZero` must run after your `queue.sync` (or lock) has returned: decide inside, act outside."
+        "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue (\"dispatch_sync called on queue already owned by current thread\"). Here `whenZero` calls the latch: where does `whenZero` run — inside your `queue.sync` (or lock), or after it has returned?"
 
     /// Makes a latch (bounded, kept alive) whose `whenZero` appends what it got to `results`.
     static func latch(count: Int, _ results: Tally<Bool>, sourceLocation: SourceLocation = #_sourceLocation)
@@ -320,7 +320,7 @@ extension Exercise1_2Tests {
         for (round, allFinished) in got.all { answers[round].append(allFinished) }
         let off = answers.indices.filter { answers[$0] != [false] }
         if let first = off.first {
-            Issue.record("In \(off.count) of 200 rounds — each a new latch of 4 that four threads called with false at the same moment — whenZero got \(answers[first]) instead of [false]. Record each call's Bool, lower the count and decide \"this call reached zero\" all in one critical section.")
+            Issue.record("In \(off.count) of 200 rounds — each a new latch of 4 that four threads called with false at the same moment — whenZero got \(answers[first]) instead of [false]. Between one call's Bool, its lowering of the count and its \"this call reached zero\", what can another call do?")
         }
     }
 }

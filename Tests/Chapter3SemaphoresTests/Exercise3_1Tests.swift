@@ -37,7 +37,7 @@ struct Exercise3_1Tests {
     static let longHold = 2.0
 
     static let syncOntoUI =
-        "present(_:) was called here on the UI queue itself. libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue — it would wait for itself forever. Use `ui.async` to get onto the UI queue."
+        "present(_:) was called here on the UI queue itself. libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue — it would wait for itself forever. Which `sync` in your code can run on the UI queue?"
 
     @Test("the next modal waits until the one on screen is dismissed, however long that takes, and they come in the order asked")
     func nextWaitsForDismissal() {
@@ -416,7 +416,7 @@ struct Exercise3_1Tests {
                     guard screen.waitUntilShown(index + 1) else {
                         return childTimedOut(index == 0
                             ? "modal A, asked for just before the presenter was released, was not shown within 2 s"
-                            : "modal \(modal.name), still waiting when the presenter was released, was not shown within 2 s of modal \(modals[index - 1].name) being dismissed — what was asked for must still be shown. A queued block that holds the presenter `[weak self]` finds it gone and drops its modal: hold it strongly (the queue lets go once the block has run)")
+                            : "modal \(modal.name), still waiting when the presenter was released, was not shown within 2 s of modal \(modals[index - 1].name) being dismissed — what was asked for must still be shown. What does a block of yours that runs after the presenter has gone find, and what does it do then?")
                     }
                     if index + 1 < modals.count, screen.waitUntilShown(index + 2, seconds: 0.1) {
                         return "modal \(modals[index + 1].name) was shown while \(modal.name) was still up, the presenter having been released — one at a time, whoever holds the presenter"

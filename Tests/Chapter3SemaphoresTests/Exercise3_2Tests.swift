@@ -44,7 +44,7 @@ struct Exercise3_2Tests {
     static let longHold = 2.0
 
     static let syncOntoOwnQueue =
-        "Here the server answered before fetchList returned, so the answer arrived on whatever thread called fetchList — your private queue, if that is where you call it — and a completion called fetchAudioList again. libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue: look for a `sync` in the code the answer runs, and use `async` there."
+        "Here the server answered before fetchList returned, so the answer arrived on whatever thread called fetchList — your private queue, if that is where you call it — and a completion called fetchAudioList again. libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue: look for a `sync` in the code the answer runs."
 
     /// The number in "Episode n": the n-th request the server got.
     static func episode(_ title: String) -> Int { Int(title.dropFirst("Episode ".count)) ?? -1 }
@@ -413,7 +413,7 @@ struct Exercise3_2Tests {
                     guard api.waitUntilStarted(request) else {
                         return childTimedOut(request == 1
                             ? "the first request, asked for just before the service was released, did not reach the server within 2 s"
-                            : "request \(request), still waiting when the service was released, did not reach the server within 2 s of request \(request - 1)'s answer — what was asked for must still be sent. A queued block that holds the service `[weak self]` finds it gone and drops its request: hold it strongly (the queue lets go once the block has run)")
+                            : "request \(request), still waiting when the service was released, did not reach the server within 2 s of request \(request - 1)'s answer — what was asked for must still be sent. What does a block of yours that runs after the service has gone find, and what does it do then?")
                     }
                     if request < 3, api.waitUntilStarted(request + 1, seconds: 0.1) {
                         return "request \(request + 1) reached the server while request \(request) was still in flight, the service having been released — one at a time, whoever holds the service"

@@ -38,7 +38,7 @@ struct Exercise3_3Tests {
     static let operations = ["run", "done"]
 
     static let syncOntoOwnQueue =
-        "Here each job called done() before it returned — on the thread that started it, your private queue if that is where you start jobs — and some jobs called run(_:). libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue: look for a `sync` in run(_:) or in the done you hand to the job, and use `async` there."
+        "Here each job called done() before it returned — on the thread that started it, your private queue if that is where you start jobs — and some jobs called run(_:). libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue: look for a `sync` in run(_:) or in the done you hand to the job."
 
     @Test("with two slots, two jobs run at once, and a third starts only when a running one calls done() — however long that takes")
     func nextStartsOnDone() {
@@ -497,7 +497,7 @@ struct Exercise3_3Tests {
                     guard jobs.waitUntilStarted(id) else {
                         return childTimedOut(id == 1
                             ? "job 1, asked for just before the limiter was released, did not start within 2 s"
-                            : "job \(id), still waiting when the limiter was released, did not start within 2 s of job \(id - 1) calling done() — what was asked for must still run. A queued block that holds the limiter `[weak self]` finds it gone and drops its job: hold it strongly (the queue lets go once the block has run)")
+                            : "job \(id), still waiting when the limiter was released, did not start within 2 s of job \(id - 1) calling done() — what was asked for must still run. What does a block of yours that runs after the limiter has gone find, and what does it do then?")
                     }
                     if id < 3, jobs.waitUntilStarted(id + 1, seconds: 0.1) {
                         return "job \(id + 1) started while job \(id) was still running, with maxConcurrent 1, the limiter having been released"

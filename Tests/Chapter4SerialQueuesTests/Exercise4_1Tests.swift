@@ -9,7 +9,7 @@ import WorkbookTestSupport
 @Suite("4.1 TokenStore.token — a serial queue as a lock", .gradedUnderTSan)
 struct Exercise4_1Tests {
     static let syncInsideSync =
-        "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue — it would wait for itself forever (the crash report on Apple platforms says \"dispatch_sync called on queue already owned by current thread\"; on Linux the process just traps, with no message). Inside the setter's or the getter's `queue.sync { … }`, use `cachedToken` and `newValue`, never `token`: reading `token` there runs the getter, which syncs onto the queue again."
+        "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue — it would wait for itself forever (the crash report on Apple platforms says \"dispatch_sync called on queue already owned by current thread\"; on Linux the process just traps, with no message). Inside the setter's or the getter's `queue.sync { … }`: which name there runs the getter or the setter, and so asks for the queue again?"
 
     @Test("a token set is read back, on this thread and another; nil clears it")
     func readsBackWhatWasSet() async {
@@ -280,7 +280,7 @@ extension Exercise4_1Tests {
         }
         judgeChild(
             result, "Letting a store go while a set waits on its queue",
-            ifItCrashed: "If the setter queues its write with `async`, the block must keep the store alive (`self.`, strongly): with `[unowned self]` it runs after the store's last reference is gone, and reading that `unowned` reference traps. Otherwise: "
+            ifItCrashed: "If the setter queues its write with `async`: that block may run after the store's last reference is gone, and reading an `unowned` reference to a store that is gone traps. What does your block hold? Otherwise: "
                 + Self.syncInsideSync)
     }
 }

@@ -11,7 +11,7 @@ import WorkbookTestSupport
 @Suite("4.2 TokenStore.update(_:) — read, change and write in one step", .gradedUnderTSan)
 struct Exercise4_2Tests {
     static let syncInsideSync =
-        "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue — it would wait for itself forever (the crash report on Apple platforms says \"dispatch_sync called on queue already owned by current thread\"; on Linux the process just traps, with no message). Inside `queue.sync { … }`, use `cachedToken` directly: no second `queue.sync`, no `token`."
+        "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue — it would wait for itself forever (the crash report on Apple platforms says \"dispatch_sync called on queue already owned by current thread\"; on Linux the process just traps, with no message). Inside your `queue.sync { … }`: which call there asks for the queue again?"
 
     /// The token, read through `update` only.
     static func token(of store: TokenStore) -> String? {
@@ -65,7 +65,7 @@ struct Exercise4_2Tests {
                 }
                 if onQueue.all == [true] { return nil }
                 if onQueue.all.isEmpty { return "update returned without calling transform" }
-                return "transform ran outside the store's `queue`. Read, transform and write in one block on `queue` — the queue 4.1's token uses: only then can no update, and no get or set of token, come between the read and the write. A lock of your own does not exclude token's get and set."
+                return "transform ran outside the store's `queue` — the queue 4.1's token uses; a get or a set of token, or another update, could then come between the read and the write. (A lock of your own does not exclude token's get and set.)"
             }
         }
         judgeChild(result, "One update", ifItCrashed: Self.syncInsideSync)
@@ -95,7 +95,7 @@ struct Exercise4_2Tests {
                     }
                 }) else { return "the two update calls did not return within 5 s" }
                 if meter.maximum > 1 {
-                    return "two update calls ran their transforms at the same time, so the second did not start from the first one's result. Read, transform and write in one block on the queue: each `queue.sync` is safe on its own; the gap between two of them is not."
+                    return "two update calls ran their transforms at the same time, so the second did not start from the first one's result. Each `queue.sync` is safe on its own: what can happen between two of them?"
                 }
                 if calls.count != 2 { return "two updates called transform \(calls.count) times; each must call it exactly once" }
                 let final = Exercise4_2Tests.token(of: store.value)
@@ -208,7 +208,7 @@ extension Exercise4_2Tests {
                     }
                     let check: () -> String? = {
                         if meter.maximum > 1 {
-                            return "a transform ran at the same time as another transform or a block on the store's queue (a get or a set). Read, transform and write in one block on `queue`: then nothing else of the store runs meanwhile"
+                            return "a transform ran at the same time as another transform or a block on the store's queue (a get or a set): something of the store ran between an update's read and its write"
                         }
                         let updates = [pair.first, pair.second].filter { $0 == "update" }.count * 2 * 150
                         if calls.count != updates { return "\(updates) updates called transform \(calls.count) times; each must call it exactly once" }

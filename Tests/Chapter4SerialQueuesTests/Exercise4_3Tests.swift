@@ -15,9 +15,9 @@ import WorkbookTestSupport
 @Suite("4.3 SettingsCache — reads side by side, writes alone", .gradedUnderTSan)
 struct Exercise4_3Tests {
     static let syncInsideSync =
-        "libdispatch stops a program whose block calls `sync` on the queue that block is running on — a barrier holds the whole queue, so even a plain `queue.sync` from inside it would wait for itself. Inside a block on `queue`, use `storage` directly."
+        "libdispatch stops a program whose block calls `sync` on the queue that block is running on — a barrier holds the whole queue, so even a plain `queue.sync` from inside it would wait for itself. Inside your blocks on `queue`: which call asks for the queue again?"
     static let waitsForItself =
-        "A block running on the cache's queue waits for the same queue: a `sync(flags: .barrier)` inside a read (or any block of `queue`) waits for that very block to finish, forever. Do the check and the write in one barrier block instead."
+        "A block running on the cache's queue waits for the same queue: a `sync(flags: .barrier)` inside a read (or any block of `queue`) waits for that very block to finish, forever."
 
     @Test("a value set is read back, on this thread and another; nil removes it")
     func readsBackWhatWasSet() async {
@@ -83,7 +83,7 @@ struct Exercise4_3Tests {
                 let sideBySide = returned.happens(within: 1)
                 release.fire()
                 guard sideBySide else {
-                    return "value(forKey:) waited while another read was running on the cache's queue: reads do not run side by side. That is what a serial queue does, or a read submitted as a barrier — correct, but every reader then waits for every other. Keep the queue concurrent and read with a plain `queue.sync`."
+                    return "value(forKey:) waited while another read was running on the cache's queue: reads do not run side by side. What kind of queue is yours, and how is a read submitted to it?"
                 }
                 if seen.all != ["on"] { return "a read next to another read returned \(seen.all.first.map { $0 ?? "nil" } ?? "nothing"); it must return \"on\"" }
                 return nil
@@ -344,7 +344,7 @@ extension Exercise4_3Tests {
         }
         judgeChild(
             result, "Letting a cache go while a write waits on its queue",
-            ifItCrashed: "If the write is queued with `async`, the block must keep the cache alive (`self.`, strongly): with `[unowned self]` it runs after the cache's last reference is gone, and reading that `unowned` reference traps. Otherwise: "
+            ifItCrashed: "If the write is queued with `async`: that block may run after the cache's last reference is gone, and reading an `unowned` reference to a cache that is gone traps. What does your block hold? Otherwise: "
                 + Self.syncInsideSync,
             ifItHung: Self.waitsForItself)
     }

@@ -10,7 +10,7 @@ struct Exercise4_4Tests {
     static let syncInsideSync =
         "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue — it would wait for itself forever (the crash report on Apple platforms says \"dispatch_sync called on queue already owned by current thread\"; on Linux the process just traps, with no message). Look at what `record` calls while it is inside `queue.sync`."
     static let writeWhileHeld =
-        "`write` ran while the log still held its queue (or lock): the other thread's `record` could not get in, and `write` waited for it. Take the batch out inside `queue.sync`, and call `write` only after `queue.sync` has returned."
+        "`write` ran while the log still held its queue (or lock): the other thread's `record` could not get in, and `write` waited for it. Where does your `record` call `write`: inside its `queue.sync`, or after it?"
 
     /// Checks the batches `write` got: each exactly `capacity` events, each thread's events in the
     /// order that thread recorded them. Events are named "<thread>-<number>".
@@ -247,7 +247,7 @@ struct Exercise4_4Tests {
         }
         judgeChild(
             result, "A write(_:) that records into its own log", ifItCrashed: Self.syncInsideSync
-                + " Here `write` itself calls `record`: call `write` only after `queue.sync` has returned.")
+                + " Here `write` itself calls `record`.")
     }
 
     @Test("write may wait for another thread that uses the log")
@@ -408,7 +408,7 @@ extension Exercise4_4Tests {
             }
         }
         judgeChild(result, "A write(_:) that flushes its own log", ifItCrashed: Self.syncInsideSync
-                       + " Here `write` itself calls `flush`: call `write` only after `queue.sync` has returned.",
+                       + " Here `write` itself calls `flush`.",
                    ifItHung: Self.writeWhileHeld)
     }
 

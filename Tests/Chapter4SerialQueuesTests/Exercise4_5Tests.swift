@@ -198,7 +198,7 @@ extension Exercise4_5Tests {
         }
         judgeChild(
             result, "Letting an AuthToken go while a set waits on its queue",
-            ifItCrashed: "If the setter queues its write with `async`, the block must keep the AuthToken alive (`self.`, strongly): with `[unowned self]` it runs after the AuthToken's last reference is gone, and reading that `unowned` reference traps. Otherwise: "
+            ifItCrashed: "If the setter queues its write with `async`: that block may run after the AuthToken's last reference is gone, and reading an `unowned` reference to an AuthToken that is gone traps. What does your block hold? Otherwise: "
                 + Self.readsItself)
     }
 }

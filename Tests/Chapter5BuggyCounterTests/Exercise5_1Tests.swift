@@ -184,6 +184,6 @@ struct Exercise5_1Tests {
                 return nil
             }
         }
-        judgeChild(result, "releasing HitCounters right after making them, right after increment(), and after other threads used them", ifItCrashed: "A trap when a counter is released usually means work left for later (a `queue.async` block) reaches a counter that is already gone — an `unowned self` in it, say. A block that needs the counter must keep it (capture `self` strongly), or `increment()` must finish its work before it returns.")
+        judgeChild(result, "releasing HitCounters right after making them, right after increment(), and after other threads used them", ifItCrashed: "A trap when a counter is released usually means work left for later (a `queue.async` block) reaches a counter that is already gone — an `unowned self` in it, say. What does the work your increment() leaves for later hold on to?")
     }
 }

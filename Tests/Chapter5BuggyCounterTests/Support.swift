@@ -169,7 +169,7 @@ final class WorkProbe: @unchecked Sendable {
             return "\(name) ran completion after \(only.callbacksBefore) of \(callbacks) callbacks; it must wait for every one."
         }
         if queueWasHeld && !only.afterReturn {
-            return "\(name) ran completion before it had returned, although `queue` was busy all that time: completion was not sent to `queue` asynchronously (a direct call, or `queue.sync`). Send it with `queue.async` or `notify(queue:)`, so that it runs after the call returns."
+            return "\(name) ran completion before it had returned, although `queue` was busy all that time: it did not run as a block of `queue` after the call returned (a direct call, or `queue.sync`)."
         }
         return nil
     }
