@@ -12,6 +12,7 @@
 //   WORKBOOK_ONLY=Chapter1,...             only these chapters ("none": the engine alone)
 //   WORKBOOK_EXCLUDE=<target>/<file>,...   these files left out of their targets
 //   WORKBOOK_ENGINE=none                   the chapters without the engine (grading builds)
+//   WORKBOOK_ENGINE=tests                  the engine's own tests too (unset: the tool without them)
 // When WORKBOOK_EXCLUDE is not set at all (plain `swift test`, `swift build`), an exercise whose
 // starter is meant not to compile ("expectedFailure": "compile") is left out while its file is still
 // the untouched starter (equal to its kept copy in Tests/Starters), so that it does not stop the others;
@@ -113,6 +114,8 @@ let tsanLink: [LinkerSetting] = [.unsafeFlags(["-sanitize=thread"])]
 
 /// The targets of the engine: the `workbook` tool, its kit and their tests.
 let engineTargets: Set<String> = ["WorkbookKit", "workbook", "WorkbookKitTests", "WorkbookCLITests"]
+/// The engine's own tests, built only when asked for.
+let engineTestTargets: Set<String> = ["WorkbookKitTests", "WorkbookCLITests"]
 
 var targets: [Target] = [
     // What the chapters' test support writes into the event stream and the engine reads, declared once.
@@ -156,6 +159,10 @@ var targets: [Target] = [
     // A grading build leaves the engine out: the chapters, their suites and the test support are
     // all it runs.
     if environment["WORKBOOK_ENGINE"] == "none", engineTargets.contains(target.name) { return false }
+    // Plain `swift test --filter ChapterN` (WORKBOOK_ENGINE unset) builds the chapters, their
+    // suites and the tool, not the engine's own tests; `WORKBOOK_ENGINE=tests` (or the self-test's
+    // build, which sets it empty) brings them in.
+    if environment["WORKBOOK_ENGINE"] == nil, engineTestTargets.contains(target.name) { return false }
     // A student copy (`workbook export`) leaves the engine's own tests out.
     guard target.type == .test, let path = target.path else { return true }
     return FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(path)")

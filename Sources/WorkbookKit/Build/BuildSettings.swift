@@ -20,7 +20,8 @@ enum BuildSettings {
     /// `none`: the engine (WorkbookKit, the `workbook` tool and their tests) is left out of the
     /// graph. Grading builds need only the chapters, their suites and the test support, so a learner's
     /// first check compiles those alone; the self-test keeps the engine in the build that runs its
-    /// unit tests.
+    /// unit tests (the variable set, empty). Unset — a learner's plain `swift test --filter
+    /// ChapterN` — the tool is built but not the engine's own tests; `tests` brings them in.
     static let engine = "WORKBOOK_ENGINE"
 
     /// Every variable of the contract.
