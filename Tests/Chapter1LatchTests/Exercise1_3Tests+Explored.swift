@@ -100,30 +100,25 @@ extension Exercise1_3Tests {
 
     /// Smaller scenarios first: fewer parts, smaller counts, plainer places and queues.
     static func shrink(_ scenario: Scenario) -> [Scenario] {
-        var candidates: [Scenario] = []
-        func with(_ change: (inout Scenario) -> Void) {
-            var smaller = scenario
-            change(&smaller)
-            if smaller != scenario { candidates.append(smaller) }
-        }
-        for index in scenario.notifies.indices { with { $0.notifies.remove(at: index) } }
-        for index in scenario.earlyWaits.indices { with { $0.earlyWaits.remove(at: index) } }
-        for index in scenario.lateWaits.indices { with { $0.lateWaits.remove(at: index) } }
-        for smaller in [0, 1, 2, 3] where smaller < scenario.count {
-            with { shrunk in
+        var smaller = Smaller(than: scenario)
+        for index in scenario.notifies.indices { smaller.with { $0.notifies.remove(at: index) } }
+        for index in scenario.earlyWaits.indices { smaller.with { $0.earlyWaits.remove(at: index) } }
+        for index in scenario.lateWaits.indices { smaller.with { $0.lateWaits.remove(at: index) } }
+        for count in [0, 1, 2, 3] where count < scenario.count {
+            smaller.with { shrunk in
                 let past = shrunk.sites.count - shrunk.count
-                shrunk.count = smaller
-                shrunk.sites = Array(shrunk.sites.prefix(max(0, smaller + past)))
+                shrunk.count = count
+                shrunk.sites = Array(shrunk.sites.prefix(max(0, count + past)))
             }
         }
-        if scenario.sites.count > scenario.count { with { $0.sites.removeLast() } }
-        for index in scenario.sites.indices where scenario.sites[index] != .thread { with { $0.sites[index] = .thread } }
+        if scenario.sites.count > scenario.count { smaller.with { $0.sites.removeLast() } }
+        for index in scenario.sites.indices where scenario.sites[index] != .thread { smaller.with { $0.sites[index] = .thread } }
         for index in scenario.notifies.indices {
-            with { $0.notifies[index].holds = false }
-            with { $0.notifies[index].reentry = .none }
-            with { $0.notifies[index].queue = .serial }
+            smaller.with { $0.notifies[index].holds = false }
+            smaller.with { $0.notifies[index].reentry = .none }
+            smaller.with { $0.notifies[index].queue = .serial }
         }
-        return candidates
+        return smaller.candidates
     }
 
     /// One run of `scenario`, held to the contract.

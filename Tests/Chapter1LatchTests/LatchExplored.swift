@@ -84,25 +84,20 @@ struct LatchScenario: Sendable, Equatable, CustomStringConvertible {
     }
 
     static func shrink(_ scenario: LatchScenario) -> [LatchScenario] {
-        var candidates: [LatchScenario] = []
-        func with(_ change: (inout LatchScenario) -> Void) {
-            var smaller = scenario
-            change(&smaller)
-            if smaller != scenario, !smaller.callers.isEmpty { candidates.append(smaller) }
-        }
-        for index in scenario.callers.indices { with { $0.callers.remove(at: index) } }
-        with { $0.whenZero = .returns }
-        for count in [1, 2, 3] where count < scenario.count { with { $0.count = count } }
+        var smaller = Smaller(than: scenario, valid: { !$0.callers.isEmpty })
+        for index in scenario.callers.indices { smaller.with { $0.callers.remove(at: index) } }
+        smaller.with { $0.whenZero = .returns }
+        for count in [1, 2, 3] where count < scenario.count { smaller.with { $0.count = count } }
         for caller in scenario.callers.indices {
             for calls in [1, 2, 3] where calls < scenario.callers[caller].calls {
-                with {
+                smaller.with {
                     $0.callers[caller].calls = calls
                     if let at = $0.callers[caller].falseAt, at >= calls { $0.callers[caller].falseAt = calls - 1 }
                 }
             }
-            with { $0.callers[caller].site = .thread }
+            smaller.with { $0.callers[caller].site = .thread }
         }
-        return candidates
+        return smaller.candidates
     }
 }
 

@@ -123,26 +123,21 @@ extension Exercise3_1Tests {
     }
 
     static func shrink(_ scenario: Scenario) -> [Scenario] {
-        var candidates: [Scenario] = []
-        func with(_ change: (inout Scenario) -> Void) {
-            var smaller = scenario
-            change(&smaller)
-            if smaller != scenario, !smaller.callers.isEmpty { candidates.append(smaller) }
-        }
-        for index in scenario.callers.indices { with { $0.callers.remove(at: index) } }
-        with { $0.releasedAfterAsking = false }
-        with { $0.ui = .serial }
+        var smaller = Smaller(than: scenario, valid: { !$0.callers.isEmpty })
+        for index in scenario.callers.indices { smaller.with { $0.callers.remove(at: index) } }
+        smaller.with { $0.releasedAfterAsking = false }
+        smaller.with { $0.ui = .serial }
         for caller in scenario.callers.indices {
             for modal in scenario.callers[caller].modals.indices.reversed() where scenario.callers[caller].modals.count > 1 {
-                with { $0.callers[caller].modals.remove(at: modal) }
+                smaller.with { $0.callers[caller].modals.remove(at: modal) }
             }
-            with { $0.callers[caller].site = .elsewhere(.thread) }
+            smaller.with { $0.callers[caller].site = .elsewhere(.thread) }
             for modal in scenario.callers[caller].modals.indices {
-                with { $0.callers[caller].modals[modal].then = .nothing }
-                with { $0.callers[caller].modals[modal].dismiss = .nextBlock }
+                smaller.with { $0.callers[caller].modals[modal].then = .nothing }
+                smaller.with { $0.callers[caller].modals[modal].dismiss = .nextBlock }
             }
         }
-        return candidates
+        return smaller.candidates
     }
 
     /// A modal of an explored run: its number, and the `dismissAction` it was given.
@@ -196,16 +191,6 @@ extension Exercise3_1Tests {
         private var numbers = 0
         /// The next modal's number.
         func nextNumber() -> Int { lock.withLock { defer { numbers += 1 }; return numbers } }
-    }
-
-    /// The test's one reference to the presenter, which it may let go.
-    final class Holder: @unchecked Sendable {
-        private let lock = NSLock()
-        private var presenter: ModalPresenter?
-
-        var value: ModalPresenter? { lock.withLock { presenter } }
-        func set(_ presenter: ModalPresenter) { lock.withLock { self.presenter = presenter } }
-        func letGo() { lock.withLock { presenter = nil } }
     }
 
     /// The screen of an explored run: records, dismisses each modal its own way, asks for more.
@@ -265,7 +250,7 @@ extension Exercise3_1Tests {
         let record = Record()
         let insidePresent = ThreadSet()
         let release = Gate()
-        let presenter = Holder()
+        let presenter = LastReference<ModalPresenter>()
 
         @Sendable func present(_ spec: Modal) {
             let number = record.nextNumber()

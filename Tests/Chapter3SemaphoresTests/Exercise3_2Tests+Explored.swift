@@ -91,24 +91,19 @@ extension Exercise3_2Tests {
     ]
 
     static func shrink(_ scenario: Scenario) -> [Scenario] {
-        var candidates: [Scenario] = []
-        func with(_ change: (inout Scenario) -> Void) {
-            var smaller = scenario
-            change(&smaller)
-            if smaller != scenario, !smaller.callers.isEmpty { candidates.append(smaller) }
-        }
-        for index in scenario.callers.indices { with { $0.callers.remove(at: index) } }
-        with { $0.releasedAfterAsking = false }
-        for index in scenario.answers.indices.reversed() where scenario.answers.count > 1 { with { $0.answers.remove(at: index) } }
-        for index in scenario.answers.indices { with { $0.answers[index] = .later } }
+        var smaller = Smaller(than: scenario, valid: { !$0.callers.isEmpty })
+        for index in scenario.callers.indices { smaller.with { $0.callers.remove(at: index) } }
+        smaller.with { $0.releasedAfterAsking = false }
+        for index in scenario.answers.indices.reversed() where scenario.answers.count > 1 { smaller.with { $0.answers.remove(at: index) } }
+        for index in scenario.answers.indices { smaller.with { $0.answers[index] = .later } }
         for caller in scenario.callers.indices {
             for call in scenario.callers[caller].asksAgain.indices.reversed() where scenario.callers[caller].asksAgain.count > 1 {
-                with { $0.callers[caller].asksAgain.remove(at: call) }
+                smaller.with { $0.callers[caller].asksAgain.remove(at: call) }
             }
-            with { $0.callers[caller].site = .thread }
-            for call in scenario.callers[caller].asksAgain.indices { with { $0.callers[caller].asksAgain[call] = false } }
+            smaller.with { $0.callers[caller].site = .thread }
+            for call in scenario.callers[caller].asksAgain.indices { smaller.with { $0.callers[caller].asksAgain[call] = false } }
         }
-        return candidates
+        return smaller.candidates
     }
 
     /// What one run saw, under one lock: a clock of events; when each call began and returned; each
@@ -189,21 +184,11 @@ extension Exercise3_2Tests {
         }
     }
 
-    /// The test's one reference to the service, which it may let go.
-    final class Holder: @unchecked Sendable {
-        private let lock = NSLock()
-        private var service: AudioService?
-
-        var value: AudioService? { lock.withLock { service } }
-        func set(_ service: AudioService) { lock.withLock { self.service = service } }
-        func letGo() { lock.withLock { service = nil } }
-    }
-
     /// One run of `scenario`, held to the contract.
     static func run(_ scenario: Scenario) -> Violation? {
         let record = Record()
         let release = Gate()
-        let service = Holder()
+        let service = LastReference<AudioService>()
         let server = ExploredServer(scenario, record: record, release: release)
         let keep = !scenario.releasedAfterAsking
         guard within(2, { service.set(keep ? keptForever(AudioService(api: server)) : AudioService(api: server)) }) != nil else {

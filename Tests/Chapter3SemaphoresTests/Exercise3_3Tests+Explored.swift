@@ -76,23 +76,18 @@ extension Exercise3_3Tests {
     }
 
     static func shrink(_ scenario: Scenario) -> [Scenario] {
-        var candidates: [Scenario] = []
-        func with(_ change: (inout Scenario) -> Void) {
-            var smaller = scenario
-            change(&smaller)
-            if smaller != scenario { candidates.append(smaller) }
-        }
-        for index in scenario.callers.indices { with { $0.callers.remove(at: index) } }
-        for limit in [1, 2, 3] where limit < scenario.maxConcurrent { with { $0.maxConcurrent = limit } }
+        var smaller = Smaller(than: scenario)
+        for index in scenario.callers.indices { smaller.with { $0.callers.remove(at: index) } }
+        for limit in [1, 2, 3] where limit < scenario.maxConcurrent { smaller.with { $0.maxConcurrent = limit } }
         for caller in scenario.callers.indices {
-            for job in scenario.callers[caller].jobs.indices.reversed() { with { $0.callers[caller].jobs.remove(at: job) } }
-            if scenario.callers[caller].site != .thread { with { $0.callers[caller].site = .thread } }
+            for job in scenario.callers[caller].jobs.indices.reversed() { smaller.with { $0.callers[caller].jobs.remove(at: job) } }
+            if scenario.callers[caller].site != .thread { smaller.with { $0.callers[caller].site = .thread } }
             for job in scenario.callers[caller].jobs.indices {
-                with { $0.callers[caller].jobs[job].runsAnother = false }
-                with { $0.callers[caller].jobs[job].done = .beforeReturning }
+                smaller.with { $0.callers[caller].jobs[job].runsAnother = false }
+                smaller.with { $0.callers[caller].jobs[job].done = .beforeReturning }
             }
         }
-        return candidates
+        return smaller.candidates
     }
 
     /// One run of `scenario`, held to the contract.

@@ -81,22 +81,17 @@ extension Exercise4_4Tests {
     }
 
     static func shrink(_ scenario: Scenario) -> [Scenario] {
-        var candidates: [Scenario] = []
-        func with(_ change: (inout Scenario) -> Void) {
-            var smaller = scenario
-            change(&smaller)
-            if smaller != scenario, !smaller.callers.isEmpty { candidates.append(smaller) }
-        }
-        for index in scenario.callers.indices { with { $0.callers.remove(at: index) } }
-        with { $0.write = .keeps }
-        for capacity in [1, 2, 3] where capacity < scenario.capacity { with { $0.capacity = capacity } }
+        var smaller = Smaller(than: scenario, valid: { !$0.callers.isEmpty })
+        for index in scenario.callers.indices { smaller.with { $0.callers.remove(at: index) } }
+        smaller.with { $0.write = .keeps }
+        for capacity in [1, 2, 3] where capacity < scenario.capacity { smaller.with { $0.capacity = capacity } }
         for caller in scenario.callers.indices {
             for call in scenario.callers[caller].calls.indices.reversed() where scenario.callers[caller].calls.count > 1 {
-                with { $0.callers[caller].calls.remove(at: call) }
+                smaller.with { $0.callers[caller].calls.remove(at: call) }
             }
-            with { $0.callers[caller].site = .thread }
+            smaller.with { $0.callers[caller].site = .thread }
         }
-        return candidates
+        return smaller.candidates
     }
 
     /// What one run saw, under one lock: the batches `write` got, what each flush returned, and

@@ -90,20 +90,15 @@ struct RegisterScenario: Sendable, Equatable, CustomStringConvertible {
     }
 
     static func shrink(_ scenario: RegisterScenario) -> [RegisterScenario] {
-        var candidates: [RegisterScenario] = []
-        func with(_ change: (inout RegisterScenario) -> Void) {
-            var smaller = scenario
-            change(&smaller)
-            if smaller != scenario, !smaller.callers.isEmpty { candidates.append(smaller) }
-        }
-        for index in scenario.callers.indices { with { $0.callers.remove(at: index) } }
+        var smaller = Smaller(than: scenario, valid: { !$0.callers.isEmpty })
+        for index in scenario.callers.indices { smaller.with { $0.callers.remove(at: index) } }
         for caller in scenario.callers.indices {
             for call in scenario.callers[caller].calls.indices.reversed() where scenario.callers[caller].calls.count > 1 {
-                with { $0.callers[caller].calls.remove(at: call) }
+                smaller.with { $0.callers[caller].calls.remove(at: call) }
             }
-            with { $0.callers[caller].site = .thread }
+            smaller.with { $0.callers[caller].site = .thread }
         }
-        return candidates
+        return smaller.candidates
     }
 }
 

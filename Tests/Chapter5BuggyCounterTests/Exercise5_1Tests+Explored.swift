@@ -44,22 +44,17 @@ extension Exercise5_1Tests {
     ]
 
     static func shrink(_ scenario: Scenario) -> [Scenario] {
-        var candidates: [Scenario] = []
-        func with(_ change: (inout Scenario) -> Void) {
-            var smaller = scenario
-            change(&smaller)
-            if smaller != scenario, !smaller.callers.isEmpty { candidates.append(smaller) }
-        }
-        for index in scenario.callers.indices { with { $0.callers.remove(at: index) } }
+        var smaller = Smaller(than: scenario, valid: { !$0.callers.isEmpty })
+        for index in scenario.callers.indices { smaller.with { $0.callers.remove(at: index) } }
         for caller in scenario.callers.indices {
             let calls = scenario.callers[caller].calls
             if calls.count > 1 {
-                with { $0.callers[caller].calls = Array(calls.prefix(calls.count / 2)) }
-                with { $0.callers[caller].calls = Array(calls.suffix(calls.count / 2)) }
+                smaller.with { $0.callers[caller].calls = Array(calls.prefix(calls.count / 2)) }
+                smaller.with { $0.callers[caller].calls = Array(calls.suffix(calls.count / 2)) }
             }
-            with { $0.callers[caller].site = .thread }
+            smaller.with { $0.callers[caller].site = .thread }
         }
-        return candidates
+        return smaller.candidates
     }
 
     /// The calls of one run on one clock.

@@ -211,3 +211,29 @@ public final class Box: @unchecked Sendable {
     public var value: Int
     public init(_ value: Int) { self.value = value }
 }
+
+/// The smaller variants one shrinking step proposes for a scenario: each change is made to a copy of
+/// it, and the copy is kept when the change did something and the copy is still a scenario (`valid`).
+///
+/// ```swift
+/// var smaller = Smaller(than: scenario, valid: { !$0.callers.isEmpty })
+/// for index in scenario.callers.indices { smaller.with { $0.callers.remove(at: index) } }
+/// return smaller.candidates
+/// ```
+public struct Smaller<Scenario: Equatable> {
+    public private(set) var candidates: [Scenario] = []
+    private let original: Scenario
+    private let valid: (Scenario) -> Bool
+
+    public init(than original: Scenario, valid: @escaping (Scenario) -> Bool = { _ in true }) {
+        self.original = original
+        self.valid = valid
+    }
+
+    /// Proposes `original` changed by `change`.
+    public mutating func with(_ change: (inout Scenario) -> Void) {
+        var copy = original
+        change(&copy)
+        if copy != original, valid(copy) { candidates.append(copy) }
+    }
+}

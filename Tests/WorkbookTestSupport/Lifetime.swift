@@ -41,6 +41,12 @@ public final class LastReference<Object: AnyObject>: @unchecked Sendable {
 
     public init(_ object: Object) { self.object = object }
 
+    /// Holding nothing yet: ``set(_:)`` gives it its object.
+    public init() {}
+
+    /// Makes `object` the one held.
+    public func set(_ object: Object) { lock.withLock { self.object = object } }
+
     /// The object, or `nil` once it has been let go.
     public var value: Object? { lock.withLock { object } }
 
