@@ -183,7 +183,7 @@ func runLatch(
     }
 
     let callersDone = Signal()
-    for (index, caller) in scenario.callers.enumerated() {
+    for caller in scenario.callers {
         let calls = caller.calls, falseAt = caller.falseAt
         caller.site.start {
             for number in 0..<calls { call(number != falseAt) }
