@@ -176,7 +176,7 @@ struct Exercise1_1Tests {
 // Exercises/Chapter1Latch/chapter.json.
 // Every clause but visibility, in generated scenarios (counts 0 to 40, callers everywhere, the main
 // queue too, calls past zero, a whenZero that uses the block while others call): explored
-// (LatchExplored.swift).
+// (Exercise1_1Tests+Explored.swift).
 extension Exercise1_1Tests {
     @Test("what each of four threads wrote before its calls is visible inside whenZero")
     func whenZeroSeesWhatEveryCallerWrote() {
