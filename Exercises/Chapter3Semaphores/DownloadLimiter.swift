@@ -16,7 +16,7 @@ import Dispatch
 // - The limiter may be released while jobs are running or waiting; the waiting ones still run, and
 //   every `done()` must still work.
 //
-// The semaphore below counts free slots. Ask yourself when a slot really becomes free again.
+// Stuck? `swift run workbook hint 3.3` asks a question about the failure, one step at a time.
 
 /// Runs asynchronous jobs, never more than `maxConcurrent` of them at once.
 public final class DownloadLimiter {

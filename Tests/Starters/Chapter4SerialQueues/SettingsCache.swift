@@ -14,7 +14,7 @@ import Dispatch
 //   queue becoming free.
 // - Nothing traps or hangs.
 //
-// The writes below go through the same queue as the reads. Is that enough on a concurrent queue?
+// Stuck? `swift run workbook hint 4.3` asks a question about the failure, one step at a time.
 
 /// A thread-safe dictionary of settings, read often and written rarely.
 public final class SettingsCache {
