@@ -11,7 +11,7 @@ import WorkbookTestSupport
 // - answers may come before the call returns, later, or on two threads at
 //   once: no data race, and the context pairs the answers of the same fetch ... answersOnTwoThreadsAtOnce, answerStyles
 // - every clause, in generated scenarios (1 to 30 fetches on every kind of queue, the main and a
-//   global one too, called from anywhere, the queue itself too; answers six ways, held ones on two
+//   global one too, called from anywhere, the queue itself too; answers five ways, held ones on two
 //   threads at once; 0, 1 or many friends; completions that fetch again): explored
 //   (Exercise2_2Tests+Explored.swift)
 

@@ -1,4 +1,4 @@
-// near-miss race: a helper thread waits for the group with a 1 s timeout, only prints when it times out, and delivers anyway, so an answer slower than a second is missing from the context — and is still being written while the context is read: with many fetches at once the waiting helpers fill the global queue's threads, answers that come through a queue come after the timeout, and TSan sees the late write and the read unordered (explored, every run; the older tests alone see only the short context).
+// near-miss wrong: a helper thread waits for the group with a 1 s timeout, only prints when it times out, and delivers anyway, so an answer slower than a second is missing from the context.
 import Dispatch
 
 public protocol FriendService {
