@@ -10,6 +10,10 @@ import WorkbookTestSupport
 //   whichever comes first ..................................................... waitsForBothAnswers, answerStyles, answersOnTwoThreadsAtOnce
 // - answers may come before the call returns, later, or on two threads at
 //   once: no data race, and the context pairs the answers of the same fetch ... answersOnTwoThreadsAtOnce, answerStyles
+// - every clause, in generated scenarios (1 to 30 fetches on every kind of queue, the main and a
+//   global one too, called from anywhere, the queue itself too; answers five ways, held ones on two
+//   threads at once; 0, 1 or many friends; completions that fetch again): explored
+//   (Exercise2_2Tests+Explored.swift)
 
 @Suite("2.2 fetchApplicationContext(friends:steps:queue:completion:)", .gradedUnderTSan)
 struct Exercise2_2Tests {

@@ -22,6 +22,10 @@ import WorkbookTestSupport
 // - every load has its own list: loads do not mix, overlapping or not ........ severalLoads
 // - completion holds nothing of the library: it may start another load and
 //   wait for it .............................................................. completionMayLoadAgain
+// - every clause, in generated scenarios (0 to 5 sources of 0, 1 or many URLs or failing, reporting
+//   six ways, from several threads at once and held together too; every kind of queue, the main and
+//   a global one too; one or two loads from anywhere, the queue itself too; completions that load
+//   again and wait; the library's queue busy): explored (Exercise2_3Tests+Explored.swift)
 
 @Suite("2.3 VideoLibrary.load(queue:completion:)", .gradedUnderTSan)
 struct Exercise2_3Tests {
