@@ -71,20 +71,15 @@ extension Exercise2_1Tests {
     }
 
     static func shrink(_ scenario: Scenario) -> [Scenario] {
-        var candidates: [Scenario] = []
-        func with(_ change: (inout Scenario) -> Void) {
-            var smaller = scenario
-            change(&smaller)
-            if smaller != scenario { candidates.append(smaller) }
-        }
-        for index in scenario.calls.indices where scenario.calls.count > 1 { with { $0.calls.remove(at: index) } }
+        var smaller = Smaller(than: scenario)
+        for index in scenario.calls.indices where scenario.calls.count > 1 { smaller.with { $0.calls.remove(at: index) } }
         for call in scenario.calls.indices {
-            for index in scenario.calls[call].callbacks.indices.reversed() { with { $0.calls[call].callbacks.remove(at: index) } }
-            with { $0.calls[call].completionRunsAgain = false }
-            for index in scenario.calls[call].callbacks.indices { with { $0.calls[call].callbacks[index] = .beforeReturning } }
+            for index in scenario.calls[call].callbacks.indices.reversed() { smaller.with { $0.calls[call].callbacks.remove(at: index) } }
+            smaller.with { $0.calls[call].completionRunsAgain = false }
+            for index in scenario.calls[call].callbacks.indices { smaller.with { $0.calls[call].callbacks[index] = .beforeReturning } }
         }
-        with { $0.site = .thread }
-        return candidates
+        smaller.with { $0.site = .thread }
+        return smaller.candidates
     }
 
     static func run(_ scenario: Scenario) -> Violation? {

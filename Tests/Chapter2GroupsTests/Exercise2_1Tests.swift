@@ -46,9 +46,8 @@ struct Exercise2_1Tests {
         #expect(startedOnQueue.count == 3, "\(startedOnQueue.count) of 3 functions were started; runAll must start every function, once")
         #expect(startedOnQueue.all.allSatisfy { $0 }, "a function was started on another thread than `queue`; runAll must start every function on `queue`")
         #expect(completions.count == 0, """
-            completion ran although no function had called back yet: when notify(queue:) looked at \
-            the group, its count was zero, so it scheduled completion at once. Ask what the count \
-            was at that moment; read "Where enter() goes" in the lesson.
+            completion ran although no function had called back yet. What was the group's count at \
+            the moment notify(queue:) was called? Read "Where enter() goes" in the lesson.
             """)
 
         held.releaseAll(threads: 3, "calling back 3 functions from 3 threads")
@@ -330,8 +329,8 @@ extension Exercise2_1Tests {
         heldA.releaseAll(threads: 2, "calling back the first runAll's 2 functions")
         guard signals[0].wait("""
             the first runAll's 2 functions had called back, but its completion did not run within 2 s \
-            while a second runAll was still waiting for its own. Is the count, the group or the list \
-            shared between calls (a `static` or global)? Every call needs its own.
+            while a second runAll was still waiting for its own. What does one call of runAll share \
+            with another?
             """) else {
             heldB.releaseAll(threads: 1, "calling back the second runAll's functions")
             return

@@ -88,21 +88,16 @@ extension Exercise2_2Tests {
     ]
 
     static func shrink(_ scenario: Scenario) -> [Scenario] {
-        var candidates: [Scenario] = []
-        func with(_ change: (inout Scenario) -> Void) {
-            var smaller = scenario
-            change(&smaller)
-            if smaller != scenario { candidates.append(smaller) }
-        }
-        for index in scenario.fetches.indices.reversed() where scenario.fetches.count > 1 { with { $0.fetches.remove(at: index) } }
+        var smaller = Smaller(than: scenario)
+        for index in scenario.fetches.indices.reversed() where scenario.fetches.count > 1 { smaller.with { $0.fetches.remove(at: index) } }
         for index in scenario.fetches.indices {
-            with { $0.fetches[index].fetchesAgain = false }
-            with { $0.fetches[index].friends = .beforeReturning }
-            with { $0.fetches[index].steps = .beforeReturning }
+            smaller.with { $0.fetches[index].fetchesAgain = false }
+            smaller.with { $0.fetches[index].friends = .beforeReturning }
+            smaller.with { $0.fetches[index].steps = .beforeReturning }
         }
-        with { $0.site = .thread }
-        with { $0.queue = .serial }
-        return candidates
+        smaller.with { $0.site = .thread }
+        smaller.with { $0.queue = .serial }
+        return smaller.candidates
     }
 
     /// The context fetch `number` must deliver.

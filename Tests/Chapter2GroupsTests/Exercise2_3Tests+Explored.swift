@@ -96,25 +96,20 @@ extension Exercise2_3Tests {
     ]
 
     static func shrink(_ scenario: Scenario) -> [Scenario] {
-        var candidates: [Scenario] = []
-        func with(_ change: (inout Scenario) -> Void) {
-            var smaller = scenario
-            change(&smaller)
-            if smaller != scenario { candidates.append(smaller) }
-        }
-        for index in scenario.loads.indices where scenario.loads.count > 1 { with { $0.loads.remove(at: index) } }
-        for index in scenario.sources.indices.reversed() { with { $0.sources.remove(at: index) } }
+        var smaller = Smaller(than: scenario)
+        for index in scenario.loads.indices where scenario.loads.count > 1 { smaller.with { $0.loads.remove(at: index) } }
+        for index in scenario.sources.indices.reversed() { smaller.with { $0.sources.remove(at: index) } }
         for index in scenario.loads.indices {
-            with { $0.loads[index].loadsAgain = false }
-            with { $0.loads[index].site = .thread }
+            smaller.with { $0.loads[index].loadsAgain = false }
+            smaller.with { $0.loads[index].site = .thread }
         }
         for index in scenario.sources.indices {
-            with { $0.sources[index].report = .beforeReturning }
-            with { $0.sources[index].fails = false }
-            if scenario.sources[index].count > 1 { with { $0.sources[index].count = 1 } }
+            smaller.with { $0.sources[index].report = .beforeReturning }
+            smaller.with { $0.sources[index].fails = false }
+            if scenario.sources[index].count > 1 { smaller.with { $0.sources[index].count = 1 } }
         }
-        with { $0.queue = .serial }
-        return candidates
+        smaller.with { $0.queue = .serial }
+        return smaller.candidates
     }
 
     /// The test's sources: each reports its scenario's way, and records which load asked it (the

@@ -288,9 +288,9 @@ struct Exercise2_3Tests {
         let foreign = (0..<3).map { Set(one[$0].urls).subtracting(urls[$0]).count }
         if missing.reduce(0, +) > 0 {
             Issue.record("""
-                three loads got \(one.map(\.urls.count)) URLs, expected 100 each: \(missing) missing. \
-                Completion read a list while appends were still waiting on the library's serial queue. \
-                Read "Work the group does not know about" in the lesson.
+                three loads got \(one.map(\.urls.count)) URLs, expected 100 each: \(missing) missing, \
+                although every source had reported them before completion ran. Read "Work the group \
+                does not know about" in the lesson.
                 """)
         } else {
             #expect(foreign == [0, 0, 0] && one.map(\.urls.count) == [100, 100, 100], """
@@ -365,8 +365,8 @@ private func deliveryProblem(_ deliveries: [(urls: [URL], onQueue: Bool)], of ex
     if missing > 0 {
         return """
             completion got \(delivery.urls.count) URLs, but the sources found \(expected.count): \(missing) \
-            missing. Completion read the list while appends were still waiting on the library's serial \
-            queue. Read "Work the group does not know about" in the lesson.
+            missing, although every source had reported them before completion ran. Read "Work the \
+            group does not know about" in the lesson.
             """
     }
     if delivery.urls.count != expected.count {

@@ -82,15 +82,10 @@ extension Exercise2_4Tests {
     ]
 
     static func shrink(_ scenario: Scenario) -> [Scenario] {
-        var candidates: [Scenario] = []
-        func with(_ change: (inout Scenario) -> Void) {
-            var smaller = scenario
-            change(&smaller)
-            if smaller != scenario { candidates.append(smaller) }
-        }
-        for index in scenario.callbacks.indices.reversed() { with { $0.callbacks.remove(at: index) } }
-        with { $0.site = .thread }
-        return candidates
+        var smaller = Smaller(than: scenario)
+        for index in scenario.callbacks.indices.reversed() { smaller.with { $0.callbacks.remove(at: index) } }
+        smaller.with { $0.site = .thread }
+        return smaller.candidates
     }
 
     static func run(_ scenario: Scenario) -> Violation? {

@@ -20,7 +20,7 @@ import Foundation
 //
 // This is the article's loader, translated: URLs are appended on a private serial queue, so two
 // appends never overlap, and a group waits for the sources. And yet the list that reaches
-// `completion` can come up short. Which work does the group not know about?
+// `completion` can come up short. Stuck? `swift run workbook hint 2.3` asks one question at a time.
 
 /// A place where videos can be found: the media library, the photo library, the app bundle…
 public protocol AssetSource {
