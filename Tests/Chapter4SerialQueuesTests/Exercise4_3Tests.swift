@@ -230,6 +230,8 @@ struct Exercise4_3Tests {
 
 // The dimensions of issue 15: every pair of reading, writing and removing, two caches at once, and
 // a cache released while work waits on its queue.
+// Every clause about values, in generated scenarios (callers everywhere, the main queue too,
+// values at their edges; each read held to the run's history): explored (Exercise4_3Tests+Explored.swift).
 extension Exercise4_3Tests {
     /// The cache's operations, as the pair test names them.
     static let operations = ["value", "setValue", "remove"]

@@ -64,6 +64,19 @@ struct PatternRulesTests {
         #expect(message.contains("Thread Sanitizer") && (message.contains("async(flags: .barrier)") || message.contains("ordering")))
     }
 
+    @Test("a barrier on a global queue fails at its line, directly or through a name, and sets the runs aside: TSan takes the flag at its word",
+          arguments: ["DispatchQueue.global().sync(flags: .barrier) { storage[key] = value }",
+                      "DispatchQueue.global(qos: .utility).async(flags: .barrier) { storage[key] = value }",
+                      "let shared = DispatchQueue.global()\n    shared.sync(flags: .barrier) { storage[key] = value }"])
+    func barrierOnAGlobalQueue(line: String) {
+        let source = "func f() {\n    \(line)\n}"
+        let failures = PatternCheck.failures(in: source, file: "Exercises/Chapter4SerialQueues/SettingsCache.swift")
+        #expect(failures.map(\.kind) == [.wrong])
+        #expect(failures.first?.line == source.split(separator: "\n").firstIndex { $0.contains(".barrier") }.map { $0 + 1 })
+        #expect(PatternCheck.setsAsideRuns(in: source))
+        #expect(!PatternCheck.setsAsideRuns(in: "func f() {\n    queue.sync(flags: .barrier) { storage[key] = value }\n}"))
+    }
+
     @Test("the barriers TSan sees are fine: async(flags:) alone, sync(flags:)")
     func checkableBarriers() {
         #expect(rules("func f() {\n    queue.async(flags: .barrier) { storage[key] = value }\n}", noDeadline: false).isEmpty)

@@ -9,7 +9,7 @@ extension Says {
         case .syncOnGlobalQueue:
             "`sync` onto a global queue excludes nobody: global queues are concurrent, so two callers can run their blocks at the same time (Chapter 1, Exercise 1.1)."
         case .barrierOnGlobalQueue:
-            "A `.barrier` flag on a global queue is ignored: Apple's documentation of `dispatch_barrier_async` says that on a global concurrent queue it behaves like a plain `async`. Barriers work on a concurrent queue you create (Chapter 4)."
+            "A `.barrier` flag on a global queue is ignored: Apple's documentation of `dispatch_barrier_sync` and `dispatch_barrier_async` says that on one of the global concurrent queues they behave like a plain `sync` and `async`, so this block runs beside everything else there. The Thread Sanitizer takes the flag at its word and reports only when two blocks happen to overlap, so no run can show this reliably: this line fails the exercise by itself. Which queue does a barrier need in order to hold others back? (Chapter 4, barriers)."
         case .ignoredTimedWait:
             "The result of this timed wait is never looked at: once its deadline passes, the code goes on as if it had been signalled. That is wrong at any timeout you pick, because the work it waits for can always be slower; the tests cannot wait that long, so this line fails the exercise by itself. Look at the result (`.success` or `.timedOut`) and decide what a timeout means (Chapter 3, `wait(timeout:)`)."
         case .timedWaitGivesUp:
