@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 import WorkbookTestSupport
+import WorkbookWire
 
 // 5.2's and 5.3's dimension tests (issue 15), shared: both exercises are "call these pieces of work,
 // then run `completion` on `queue` once, after every callback", and differ only in how the pieces
@@ -26,11 +27,27 @@ struct CompletionCall: Sendable {
     var name: @Sendable (_ count: Int) -> String
     /// What the pieces are called in failures: "work", "function".
     var piece: String
+    /// The contract's clauses, as the exercise's header states them: what an explored failure names.
+    var clauses: CompletionClauses
     var start: @Sendable (_ pieces: [Piece], _ queue: DispatchQueue, _ completion: @escaping () -> Void) -> Void
 }
 
+/// The clauses of 5.2's and 5.3's contracts that a watched run can break, in each header's words.
+struct CompletionClauses: Sendable {
+    /// The call starts every piece itself and returns without waiting: it never blocks its caller, nor `queue`.
+    var returns: String
+    /// `completion` runs exactly once, on `queue`, and only after every callback.
+    var once: String
+    /// `completion` is sent asynchronously, never called inside the call nor with `queue.sync`.
+    var sentAsynchronously: String
+    /// Calls at the same time, or from a completion, each wait for their own pieces only.
+    var ownPiecesOnly: String
+    /// No pieces: nothing to wait for, `completion` sent to `queue` at once.
+    var nothingToWaitFor: String
+}
+
 /// How a piece of a dimension test calls back.
-enum PieceStyle: String, Sendable {
+enum PieceStyle: String, CaseIterable, Sendable {
     /// Before it returns, on the caller's thread.
     case synchronous = "calls back before it returns"
     /// Later, from a thread of its own.
@@ -99,9 +116,12 @@ final class WatchedRun: @unchecked Sendable {
         handed = queue ?? form.make(label: "workbook.handed-queue")
     }
 
+    /// How failures name the handed queue, when `form`'s words do not fit it (the main queue).
+    var queueName: String?
+
     /// "performAll(times: 3, …) on a concurrent queue, with work that …"
     var name: String {
-        "\(call.name(styles.count)) on \(form.testDescription), with \(describe(styles, call.piece)),"
+        "\(call.name(styles.count)) on \(queueName ?? form.testDescription), with \(describe(styles, call.piece)),"
     }
 
     private func counted(_ done: @escaping () -> Void) -> () -> Void {
@@ -221,6 +241,30 @@ final class WatchedRun: @unchecked Sendable {
         }
         if !only.afterReturn {
             return "\(name) ran completion before the call had returned, although `queue` was busy all that time: it did not run as a block of `queue`."
+        }
+        return nil
+    }
+
+    /// ``problem()`` as the clause it breaks, with what was seen: for the explored scenarios.
+    func violation() -> Violation? {
+        lock.lock()
+        let seen = self.seen
+        lock.unlock()
+        let count = styles.count, clauses = call.clauses
+        if seen.isEmpty {
+            return Violation(clause: clauses.once, observed: "\(name) never ran completion, although all \(count) callbacks had been made.", timedOut: true)
+        }
+        if seen.count > 1 {
+            let early = seen.map(\.callbacksBefore).map(String.init).joined(separator: ", ")
+            return Violation(clause: clauses.once, observed: "\(name) ran completion \(seen.count) times (after \(early) of \(count) callbacks).")
+        }
+        if !seen[0].onQueue { return Violation(clause: clauses.once, observed: "\(name) ran completion somewhere other than the queue handed in.") }
+        if seen[0].callbacksBefore < count {
+            return Violation(clause: clauses.once, observed: "\(name) ran completion after \(seen[0].callbacksBefore) of \(count) callbacks.")
+        }
+        if !seen[0].afterReturn {
+            return Violation(clause: clauses.sentAsynchronously,
+                             observed: "\(name) ran completion before the call had returned, while `queue` was kept busy until then.")
         }
         return nil
     }

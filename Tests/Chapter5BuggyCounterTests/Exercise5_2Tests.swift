@@ -133,7 +133,13 @@ struct Exercise5_2Tests {
     // MARK: - Dimensions (issue 15; chapter.json says which test covers which)
 
     /// performAll as the dimension tests call it: each call of `work` runs the next piece.
-    static let call = CompletionCall(name: { "performAll(times: \($0), …)" }, piece: "work") { pieces, queue, completion in
+    static let call = CompletionCall(name: { "performAll(times: \($0), …)" }, piece: "work", clauses: CompletionClauses(
+        returns: "`performAll` calls `work` exactly `times` times, itself, on the caller's thread, and returns without waiting for the callbacks: it never blocks its caller, nor `queue`.",
+        once: "`completion` runs exactly once, on `queue`, and only after every callback has been made.",
+        sentAsynchronously: "It is sent there asynchronously: never called from inside `performAll`, nor with `queue.sync`.",
+        ownPiecesOnly: "Calls made at the same time, or from a completion, each wait for their own work only.",
+        nothingToWaitFor: "`times: 0` has nothing to wait for: `completion` is sent to `queue` at once — still once, still asynchronously."
+    )) { pieces, queue, completion in
         let next = NextIndex()
         performAll(times: pieces.count, work: { done in
             if let index = next.take(below: pieces.count) { pieces[index](done) }

@@ -120,7 +120,13 @@ struct Exercise5_3Tests {
     // MARK: - Dimensions (issue 15; chapter.json says which test covers which)
 
     /// runAll as the dimension tests call it.
-    static let call = CompletionCall(name: { "runAll(<\($0) functions>, …)" }, piece: "function") { pieces, queue, completion in
+    static let call = CompletionCall(name: { "runAll(<\($0) functions>, …)" }, piece: "function", clauses: CompletionClauses(
+        returns: "`runAll` calls each function exactly once, itself, on the caller's thread, and returns without waiting for the callbacks: it never blocks its caller, nor `queue`.",
+        once: "`completion` runs exactly once, on `queue`, and only after every function has called back.",
+        sentAsynchronously: "It is sent there asynchronously: never called from inside `runAll`, nor with `queue.sync`.",
+        ownPiecesOnly: "Calls made at the same time, or from a completion, each wait for their own functions only.",
+        nothingToWaitFor: "An empty list has nothing to wait for: `completion` is sent to `queue` at once — still once, still asynchronously, exactly as it arrives for a non-empty list (never called inline)."
+    )) { pieces, queue, completion in
         runAll(pieces, queue: queue, completion: completion)
     }
 

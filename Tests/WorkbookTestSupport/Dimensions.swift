@@ -48,6 +48,19 @@ public final class QueueProbe: Sendable {
         queue.setSpecific(key: key, value: 1)
     }
 
+    private init(main callFromIt: Bool) {
+        queue = .main
+        self.callFromIt = callFromIt
+        queue.setSpecific(key: key, value: 1)
+    }
+
+    /// The main queue, handed over; the call is made from a block on it (`callFromIt`), as UI code
+    /// hands `.main` to an API, or from the calling thread. (In a test child the main queue is
+    /// drained by a thread of the pool on Linux, by the main thread's run loop under `swift test` on
+    /// macOS — read in libdispatch's `dispatch_main` and the Swift runtime's
+    /// `swift_task_asyncMainDrainQueue`; on both, blocks sent to it run while a test thread waits.)
+    public static func main(callFromIt: Bool) -> QueueProbe { QueueProbe(main: callFromIt) }
+
     /// `true` when called from a block running on ``queue``.
     public var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == 1 }
 

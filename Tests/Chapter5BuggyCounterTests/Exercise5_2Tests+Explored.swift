@@ -1,0 +1,23 @@
+import Testing
+import WorkbookTestSupport
+
+// 5.2's contract, explored (CompletionExplored.swift): every kind of handed queue, the main queue
+// too, called from a thread or from that queue; 0 to 40 pieces of work calling back every way; a
+// second call at once and a third from a completion.
+
+extension Exercise5_2Tests {
+    @Test("explored: a serial, concurrent or main queue, called from a thread or from it; 0 to 40 pieces of work calling back before returning, from threads, from the queue, four at once or from another call's completion; calls at once and from a completion")
+    func explored() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+            runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
+                exploreScenarios("Exercise5_2Tests/explored", corners: CompletionScenario.corners,
+                                 generate: CompletionScenario.generate, shrink: CompletionScenario.shrink,
+                                 run: { CompletionDimensions.explore(Exercise5_2Tests.call, $0) })
+            }
+        }
+        judgeChild(result, "Exploring scenarios of performAll's contract", ifItCrashed: Self.trapAdvice)
+    }
+}
