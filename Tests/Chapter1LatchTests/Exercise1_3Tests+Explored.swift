@@ -124,7 +124,7 @@ extension Exercise1_3Tests {
     /// One run of `scenario`, held to the contract.
     static func run(_ scenario: Scenario) -> Violation? {
         guard let made = within(2, { Unchecked(keepAlive(CountDownLatch(count: scenario.count))) }) else {
-            return Violation(clause: "Nothing traps or hangs.", observed: "CountDownLatch(count: \(scenario.count)) did not return within 2 s.")
+            return Violation(clause: "Nothing traps or hangs.", observed: "CountDownLatch(count: \(scenario.count)) did not return within 2 s.", timedOut: true)
         }
         let latch = made
         // What each countDown()'s caller wrote before it, plain memory that only the latch orders.
@@ -168,7 +168,7 @@ extension Exercise1_3Tests {
                 }
             }
             return returned ? nil : Violation(clause: "`notify` does not wait for it.",
-                                              observed: "notify(queue:) with \(notify.queue) did not return within 0.8 s.")
+                                              observed: "notify(queue:) with \(notify.queue) did not return within 0.8 s.", timedOut: true)
         }
         for (index, notify) in scenario.notifies.enumerated() where notify.before {
             if let violation = register(index, notify) { return violation }
@@ -207,7 +207,7 @@ extension Exercise1_3Tests {
         }
         for _ in scenario.sites where !returned.happens(within: 2) {
             return Violation(clause: "It never blocks: it neither waits for waiters nor runs or waits for `notify` blocks.",
-                             observed: "\(scenario.sites.count - times.count) of \(scenario.sites.count) countDown() calls did not return within 2 s.")
+                             observed: "\(scenario.sites.count - times.count) of \(scenario.sites.count) countDown() calls did not return within 2 s.", timedOut: true)
         }
         // Each call on its own, too: well below a holding notify block's 1.2 s.
         if let slowest = times.all.map({ $0.returned - $0.began }).max(), slowest > 800_000_000 {
@@ -218,7 +218,7 @@ extension Exercise1_3Tests {
         let lastReturned = times.all.map(\.returned).max() ?? DispatchTime.now().uptimeNanoseconds
 
         guard let count = within(2, { latch.value.count }) else {
-            return Violation(clause: "`count` … any thread may read it at any time.", observed: "count did not return within 2 s.")
+            return Violation(clause: "`count` … any thread may read it at any time.", observed: "count did not return within 2 s.", timedOut: true)
         }
         let expected = max(scenario.count - scenario.sites.count, 0)
         if count != expected {
@@ -232,7 +232,7 @@ extension Exercise1_3Tests {
         for deadline in scenario.lateWaits {
             guard let result = within(scenario.opens ? 1 : 2, { latch.value.wait(timeout: deadline.time) }) else {
                 return Violation(clause: "every later `wait` … returns `.success` … without waiting for its timeout.",
-                                 observed: "wait(timeout:) with \(deadline), made after the latch opened, did not return within 1 s.")
+                                 observed: "wait(timeout:) with \(deadline), made after the latch opened, did not return within 1 s.", timedOut: true)
             }
             if scenario.opens, result != .success {
                 return Violation(clause: "once the latch is open, every later `wait` returns `.success`, from any number of threads, without waiting for its timeout.",

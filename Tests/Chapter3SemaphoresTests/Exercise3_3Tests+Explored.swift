@@ -94,7 +94,7 @@ extension Exercise3_3Tests {
     static func run(_ scenario: Scenario) -> Violation? {
         let limit = scenario.maxConcurrent
         guard let made = within(2, { Unchecked(keptForever(DownloadLimiter(maxConcurrent: limit))) }) else {
-            return Violation(clause: "Nothing traps or hangs.", observed: "DownloadLimiter(maxConcurrent: \(limit)) did not return within 2 s.")
+            return Violation(clause: "Nothing traps or hangs.", observed: "DownloadLimiter(maxConcurrent: \(limit)) did not return within 2 s.", timedOut: true)
         }
         let limiter = made
         let running = ConcurrencyMeter()
@@ -155,7 +155,7 @@ extension Exercise3_3Tests {
         }
         for _ in scenario.callers where !callersDone.happens(within: 3) {
             return Violation(clause: "`run(_:)` may be called from any thread and returns at once, even when every slot is taken.",
-                             observed: "a caller's run(_:) calls did not all return within 3 s.")
+                             observed: "a caller's run(_:) calls did not all return within 3 s.", timedOut: true)
         }
         if let took = slowRuns.all.max() {
             return Violation(clause: "`run(_:)` may be called from any thread and returns at once, even when every slot is taken.",
