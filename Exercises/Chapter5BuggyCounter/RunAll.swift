@@ -2,13 +2,16 @@ import Dispatch
 
 // Exercise 5.3 — the book's reusable helper, coming from the counter it replaces. (Chapter 2's
 // 2.1 started the functions on `queue` and was about where `enter()` goes; here `runAll` calls them
-// itself, and the question is what a correct hand-made count still misses.)
+// itself, and the questions are what a correct hand-made count still misses, and what a group
+// does not count.)
 //
 // Contract (the tests in Tests/Chapter5BuggyCounterTests/Exercise5_3Tests.swift check each point):
 // - `runAll` calls each function exactly once, itself, on the caller's thread, and returns without
 //   waiting for the callbacks: it never blocks its caller, nor `queue`.
 // - A function may call back before it returns (on the caller's thread, while `runAll` is still in
 //   its loop), later from another thread, or several at the same moment.
+// - A function may call back more than once (a service that retries, say), from any thread, even
+//   from two at the same moment. Only its first callback counts; a later one changes nothing.
 // - `completion` runs exactly once, on `queue`, and only after every function has called back. It
 //   is sent there asynchronously: never called from inside `runAll`, nor with `queue.sync`.
 // - An empty list has nothing to wait for: `completion` is sent to `queue` at once — still once,
@@ -21,7 +24,8 @@ import Dispatch
 // race), starts at `functions.count` before any function runs (no early zero), and each callback
 // decrements and tests in one block (no double completion). The count is right — yet a test runs
 // out of time. Run `swift run workbook check 5.3`, note which call it names, and follow that call
-// through this file line by line. (The lesson is in README.md next to this file.)
+// through this file line by line; then check again, against every clause above. (The lesson is in
+// README.md next to this file.)
 
 /// A block with no arguments.
 public typealias Block = () -> Void

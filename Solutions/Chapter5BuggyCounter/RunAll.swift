@@ -2,13 +2,16 @@ import Dispatch
 
 // Exercise 5.3 — the book's reusable helper, coming from the counter it replaces. (Chapter 2's
 // 2.1 started the functions on `queue` and was about where `enter()` goes; here `runAll` calls them
-// itself, and the question is what a correct hand-made count still misses.)
+// itself, and the questions are what a correct hand-made count still misses, and what a group
+// does not count.)
 //
 // Contract (the tests in Tests/Chapter5BuggyCounterTests/Exercise5_3Tests.swift check each point):
 // - `runAll` calls each function exactly once, itself, on the caller's thread, and returns without
 //   waiting for the callbacks: it never blocks its caller, nor `queue`.
 // - A function may call back before it returns (on the caller's thread, while `runAll` is still in
 //   its loop), later from another thread, or several at the same moment.
+// - A function may call back more than once (a service that retries, say), from any thread, even
+//   from two at the same moment. Only its first callback counts; a later one changes nothing.
 // - `completion` runs exactly once, on `queue`, and only after every function has called back. It
 //   is sent there asynchronously: never called from inside `runAll`, nor with `queue.sync`.
 // - An empty list has nothing to wait for: `completion` is sent to `queue` at once — still once,
@@ -24,13 +27,21 @@ public typealias FunctionWithCallback = (@escaping Block) -> Void
 
 /// Runs `functions` and calls `completion` on `queue` once all of them have called back.
 ///
-/// A `DispatchGroup` is the counter: `enter()` before each function starts, `leave()` in its
-/// callback, and `notify` when the count is back to zero — which, for an empty list, is right away.
+/// A `DispatchGroup` is the counter — `enter()` before each function starts, `leave()` in its
+/// callback, `notify` when the count is back to zero, which for an empty list is right away — but it
+/// counts calls: `leave()` once more than `enter()` stops the program. So only a function's first
+/// callback leaves the group.
 public func runAll(_ functions: [FunctionWithCallback], queue: DispatchQueue, completion: @escaping Block) {
     let group = DispatchGroup()
-    for function in functions {
+    // Which functions have called back, read and changed on `seen` only: inserting an index tells,
+    // in one step, whether this is that function's first callback.
+    let seen = DispatchQueue(label: "workbook.run-all")
+    var calledBack = Set<Int>()
+    for (index, function) in functions.enumerated() {
         group.enter()
-        function { group.leave() }
+        function {
+            if seen.sync(execute: { calledBack.insert(index).inserted }) { group.leave() }
+        }
     }
     group.notify(queue: queue, execute: completion)
 }

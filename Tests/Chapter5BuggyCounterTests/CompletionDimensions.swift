@@ -42,6 +42,9 @@ struct CompletionClauses: Sendable {
     var sentAsynchronously: String
     /// Calls at the same time, or from a completion, each wait for their own pieces only.
     var ownPiecesOnly: String
+    /// A piece may call back more than once, and only its first callback counts (5.3); `nil` where
+    /// the contract does not allow it (5.2).
+    var repeats: String? = nil
     /// No pieces: nothing to wait for, `completion` sent to `queue` at once.
     var nothingToWaitFor: String
 }
@@ -59,6 +62,8 @@ enum PieceStyle: String, CaseIterable, Sendable {
     /// It starts another call of the function under test (two pieces calling back before they
     /// return, the same `queue`) and calls back from that call's completion.
     case nested = "starts another call of the same function inside it and calls back from that call's completion"
+    /// Twice before it returns: only where the contract lets a piece call back more than once.
+    case twice = "calls back twice before it returns"
 }
 
 /// "work that calls back before it returns, then work that …": the pieces of a scenario.
@@ -101,7 +106,9 @@ final class WatchedRun: @unchecked Sendable {
     let form: HandedQueue
     let handed: QueueProbe
     private let lock = NSLock()
-    private var made = 0
+    /// The pieces that have called back (a piece that calls back again counts once).
+    private var calledBack = Set<Int>()
+    private var made: Int { calledBack.count }
     private var returned = false
     private var seen: [(onQueue: Bool, callbacksBefore: Int, afterReturn: Bool)] = []
     private let completed = DispatchSemaphore(value: 0)
@@ -124,10 +131,10 @@ final class WatchedRun: @unchecked Sendable {
         "\(call.name(styles.count)) on \(queueName ?? form.testDescription), with \(describe(styles, call.piece)),"
     }
 
-    private func counted(_ done: @escaping () -> Void) -> () -> Void {
+    private func counted(_ index: Int, _ done: @escaping () -> Void) -> () -> Void {
         { [self] in
             lock.lock()
-            made += 1
+            calledBack.insert(index)
             lock.unlock()
             done()
         }
@@ -135,25 +142,31 @@ final class WatchedRun: @unchecked Sendable {
 
     var pieces: [Piece] {
         let queue = handed.queue, call = self.call
-        return styles.map { style in
+        return styles.enumerated().map { index, style in
             switch style {
             case .synchronous:
-                return { [self] done in counted(done)() }
+                return { [self] done in counted(index, done)() }
+            case .twice:
+                return { [self] done in
+                    let callback = counted(index, done)
+                    callback()
+                    callback()
+                }
             case .anotherThread:
                 return { [self] done in
-                    let callback = Unchecked(counted(done))
+                    let callback = Unchecked(counted(index, done))
                     startThread { callback.value() }
                 }
             case .fromTheQueue:
                 return { [self] done in
-                    let callback = Unchecked(counted(done))
+                    let callback = Unchecked(counted(index, done))
                     queue.async { callback.value() }
                 }
             case .held:
-                return { [self] done in parked.append(Unchecked(counted(done))) }
+                return { [self] done in parked.append(Unchecked(counted(index, done))) }
             case .nested:
                 return { [self] done in
-                    let callback = counted(done)
+                    let callback = counted(index, done)
                     call.start([{ $0() }, { $0() }], queue) { callback() }
                 }
             }
@@ -251,16 +264,18 @@ final class WatchedRun: @unchecked Sendable {
         let seen = self.seen
         lock.unlock()
         let count = styles.count, clauses = call.clauses
+        // Where a piece called back twice, a count that goes wrong breaks the clause about repeats.
+        let counting = styles.contains(.twice) ? clauses.repeats ?? clauses.once : clauses.once
         if seen.isEmpty {
             return Violation(clause: clauses.once, observed: "\(name) never ran completion, although all \(count) callbacks had been made.", timedOut: true)
         }
         if seen.count > 1 {
             let early = seen.map(\.callbacksBefore).map(String.init).joined(separator: ", ")
-            return Violation(clause: clauses.once, observed: "\(name) ran completion \(seen.count) times (after \(early) of \(count) callbacks).")
+            return Violation(clause: counting, observed: "\(name) ran completion \(seen.count) times (after \(early) of \(count) pieces had called back).")
         }
         if !seen[0].onQueue { return Violation(clause: clauses.once, observed: "\(name) ran completion somewhere other than the queue handed in.") }
         if seen[0].callbacksBefore < count {
-            return Violation(clause: clauses.once, observed: "\(name) ran completion after \(seen[0].callbacksBefore) of \(count) callbacks.")
+            return Violation(clause: counting, observed: "\(name) ran completion when \(seen[0].callbacksBefore) of \(count) pieces had called back.")
         }
         if !seen[0].afterReturn {
             return Violation(clause: clauses.sentAsynchronously,

@@ -55,20 +55,25 @@ struct CompletionScenario: Sendable, Equatable, CustomStringConvertible {
             + (fromCompletion ? "; a third call from the first one's completion" : "")
     }
 
-    static func generate(_ random: inout Seeded) -> CompletionScenario {
-        CompletionScenario(queue: random.pick(Handed.allCases),
-                           pieces: (0..<random.pick([0, 1, 2, 3, 8, 40])).map { _ in random.pick(PieceStyle.allCases) },
-                           secondAtOnce: random.chance(0.25), fromCompletion: random.chance(0.2))
+    /// `repeats`: a piece may call back twice (5.3's contract allows it; 5.2's does not).
+    static func generate(_ random: inout Seeded, repeats: Bool) -> CompletionScenario {
+        let styles = PieceStyle.allCases.filter { repeats || $0 != .twice }
+        return CompletionScenario(queue: random.pick(Handed.allCases),
+                                  pieces: (0..<random.pick([0, 1, 2, 3, 8, 40])).map { _ in random.pick(styles) },
+                                  secondAtOnce: random.chance(0.25), fromCompletion: random.chance(0.2))
     }
 
     /// Corners: nothing to wait for on the main queue; every piece before returning, from the main
-    /// queue itself; forty at once with a second call; another call inside a piece and from a completion.
-    static let corners: [CompletionScenario] = [
-        CompletionScenario(queue: .main, pieces: [], secondAtOnce: false, fromCompletion: false),
-        CompletionScenario(queue: .mainCallers, pieces: [.synchronous, .synchronous, .synchronous], secondAtOnce: false, fromCompletion: true),
-        CompletionScenario(queue: .concurrent, pieces: Array(repeating: .held, count: 40), secondAtOnce: true, fromCompletion: false),
-        CompletionScenario(queue: .callers, pieces: [.nested, .fromTheQueue, .synchronous], secondAtOnce: true, fromCompletion: true),
-    ]
+    /// queue itself; forty at once with a second call; another call inside a piece and from a
+    /// completion; and, where the contract allows it, a piece that calls back twice beside one held.
+    static func corners(repeats: Bool) -> [CompletionScenario] {
+        [
+            CompletionScenario(queue: .main, pieces: [], secondAtOnce: false, fromCompletion: false),
+            CompletionScenario(queue: .mainCallers, pieces: [.synchronous, .synchronous, .synchronous], secondAtOnce: false, fromCompletion: true),
+            CompletionScenario(queue: .concurrent, pieces: Array(repeating: .held, count: 40), secondAtOnce: true, fromCompletion: false),
+            CompletionScenario(queue: .callers, pieces: [.nested, .fromTheQueue, .synchronous], secondAtOnce: true, fromCompletion: true),
+        ] + (repeats ? [CompletionScenario(queue: .serial, pieces: [.twice, .held], secondAtOnce: false, fromCompletion: false)] : [])
+    }
 
     static func shrink(_ scenario: CompletionScenario) -> [CompletionScenario] {
         var smaller = Smaller(than: scenario)

@@ -13,8 +13,8 @@ extension Exercise5_2Tests {
             "the child ends with a code runInChild chose, or with a signal"
         ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
-                exploreScenarios("Exercise5_2Tests/explored", corners: CompletionScenario.corners,
-                                 generate: CompletionScenario.generate, shrink: CompletionScenario.shrink,
+                exploreScenarios("Exercise5_2Tests/explored", corners: CompletionScenario.corners(repeats: false),
+                                 generate: { CompletionScenario.generate(&$0, repeats: false) }, shrink: CompletionScenario.shrink,
                                  run: { CompletionDimensions.explore(Exercise5_2Tests.call, $0) })
             }
         }

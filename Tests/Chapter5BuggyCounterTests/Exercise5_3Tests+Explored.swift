@@ -2,7 +2,7 @@ import Testing
 import WorkbookTestSupport
 
 // 5.3's contract, explored (CompletionExplored.swift): every kind of handed queue, the main queue
-// too, called from a thread or from that queue; 0 to 40 functions calling back every way; a
+// too, called from a thread or from that queue; 0 to 40 functions calling back every way, some twice; a
 // second call at once and a third from a completion.
 
 extension Exercise5_3Tests {
@@ -13,8 +13,8 @@ extension Exercise5_3Tests {
             "the child ends with a code runInChild chose, or with a signal"
         ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
-                exploreScenarios("Exercise5_3Tests/explored", corners: CompletionScenario.corners,
-                                 generate: CompletionScenario.generate, shrink: CompletionScenario.shrink,
+                exploreScenarios("Exercise5_3Tests/explored", corners: CompletionScenario.corners(repeats: true),
+                                 generate: { CompletionScenario.generate(&$0, repeats: true) }, shrink: CompletionScenario.shrink,
                                  run: { CompletionDimensions.explore(Exercise5_3Tests.call, $0) })
             }
         }

@@ -1,5 +1,6 @@
 import Chapter5BuggyCounter
 import Dispatch
+import Foundation
 import Testing
 import WorkbookTestSupport
 
@@ -12,6 +13,9 @@ import WorkbookTestSupport
 struct Exercise5_3Tests {
     static let trapAdvice =
         "Two usual causes: `group.leave()` running before its matching `enter()` — a function may call back before it returns, while the loop is still running — or `queue.sync` onto a queue that is already running the caller (such a callback runs inside your loop, while whatever the loop holds is still held). See the pitfall under \"DispatchGroup\" in the lesson."
+
+    static let twiceTrapAdvice =
+        "libdispatch stops a program that calls `leave()` on a group once more than `enter()` (on Apple platforms the crash report says \"Unbalanced call to dispatch_group_leave()\"; on Linux it just traps — libdispatch src/semaphore.c, `dispatch_group_leave`), and one that calls `leave()` before its `enter()`. Here a function calls back twice: how many times does its callback reach `leave()`?"
 
     @Test("an empty list completes once, on the queue, after runAll returns")
     func emptyListCompletes() {
@@ -106,6 +110,100 @@ struct Exercise5_3Tests {
         judgeChild(result, "runAll ran functions that call back before they return or from other threads", ifItCrashed: Self.trapAdvice)
     }
 
+    // MARK: - A function that calls back more than once
+
+    @Test("a function that calls back twice before it returns, beside one that has not called back: completion waits for the other, runs once, and later callbacks change nothing")
+    func aFunctionCallsBackTwice() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+            runInChild(seconds: 4, cutShort: cutShort) {
+                let probe = HandedQueue.serial.make(label: "workbook.handed-queue")
+                let completions = Tally<Bool>()
+                let firstCallbacks = Tally<Unchecked<() -> Void>>(), parked = Tally<Unchecked<() -> Void>>()
+                let twice: FunctionWithCallback = { done in
+                    firstCallbacks.append(Unchecked(done))
+                    done()
+                    done()
+                }
+                let later: FunctionWithCallback = { done in parked.append(Unchecked(done)) }
+                let functions = Unchecked([twice, later])
+                let call = "runAll([a function that calls back twice before it returns, a function that calls back later], …)"
+                guard finishes(within: 2, { runAll(functions.value, queue: probe.queue) { completions.append(probe.isCurrent) } }) else {
+                    return childTimedOut("\(call) did not return within 2 s")
+                }
+                guard probe.drained() else { return childTimedOut("\(call): `queue` stayed busy for 2 s after it returned") }
+                if !completions.all.isEmpty {
+                    return "\(call) ran completion while the second function had not called back yet. How many functions had called back by then — and how many callbacks?"
+                }
+                guard let second = parked.all.first, parked.count == 1 else { return "\(call) called the second function \(parked.count) times; it must call it once" }
+                second.value()
+                let deadline = DispatchTime.now() + 2
+                while completions.all.isEmpty && DispatchTime.now() < deadline { usleep(2_000) }
+                guard !completions.all.isEmpty else { return childTimedOut("\(call) did not run completion within 2 s of the second function's callback") }
+                // Later callbacks of both functions, after completion: nothing may change.
+                firstCallbacks.all.first?.value()
+                second.value()
+                guard probe.drained() else { return childTimedOut("\(call): `queue` stayed busy for 2 s after more callbacks") }
+                if completions.count != 1 { return "\(call) ran completion \(completions.count) times: once after the second function's callback, again after later callbacks" }
+                if completions.all != [true] { return "\(call) ran completion somewhere other than the queue handed in" }
+                return nil
+            }
+        }
+        judgeChild(result, "runAll with a function that calls back twice", ifItCrashed: Self.twiceTrapAdvice)
+    }
+
+    @Test("a function's two callbacks from two threads, one after the other with nothing of the test's ordering them: completion once, after the other function, and no data race")
+    func twoCallbacksFromTwoThreads() async {
+        let result = await #expect(
+            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
+            "the child ends with a code runInChild chose, or with a signal"
+        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+            runInChild(seconds: 4, cutShort: cutShort) {
+                for round in 0..<20 {
+                    let probe = HandedQueue.serial.make(label: "workbook.handed-queue")
+                    let completions = Tally<Bool>()
+                    let parked = Tally<Unchecked<() -> Void>>()
+                    let park: FunctionWithCallback = { done in parked.append(Unchecked(done)) }
+                    let functions = Unchecked([park, park])
+                    let call = "runAll with two functions, the first calling back from two threads"
+                    guard finishes(within: 2, { runAll(functions.value, queue: probe.queue) { completions.append(probe.isCurrent) } }) else {
+                        return childTimedOut("\(call) did not return within 2 s")
+                    }
+                    guard parked.count == 2 else { return "\(call) called \(parked.count) functions of 2" }
+                    let first = parked.all[0], second = parked.all[1]
+                    // The second thread starts once the first has called back: only the flag, which
+                    // the Thread Sanitizer does not see as ordering, tells it when.
+                    let firstDone = Flag(), secondDone = Signal(), firstReturned = Signal()
+                    startThread { first.value(); firstDone.set(true); firstReturned.fire() }
+                    startThread {
+                        let deadline = DispatchTime.now() + 2
+                        while !firstDone.value && DispatchTime.now() < deadline { usleep(100) }
+                        first.value()
+                        secondDone.fire()
+                    }
+                    guard firstReturned.happens(within: 2), secondDone.happens(within: 2) else {
+                        return childTimedOut("\(call): a callback did not return within 2 s")
+                    }
+                    guard probe.drained() else { return childTimedOut("\(call): `queue` stayed busy for 2 s") }
+                    if !completions.all.isEmpty {
+                        return "\(call) (round \(round + 1)): completion ran while the second function had not called back yet"
+                    }
+                    second.value()
+                    let deadline = DispatchTime.now() + 2
+                    while completions.all.isEmpty && DispatchTime.now() < deadline { usleep(2_000) }
+                    guard probe.drained() else { return childTimedOut("\(call): `queue` stayed busy for 2 s") }
+                    if completions.count != 1 || completions.all != [true] {
+                        return "\(call) (round \(round + 1)): completion ran \(completions.count) times\(completions.all.contains(false) ? ", not always on the queue handed in" : ""), after both functions had called back"
+                    }
+                }
+                return nil
+            }
+        }
+        judgeChild(result, "runAll with a function calling back from two threads", ifItCrashed: Self.twiceTrapAdvice)
+    }
+
     @Test("the last two callbacks arrive at the same moment: completion still runs exactly once")
     func lastCallbacksTogether() {
         let calls = CollidingCalls(
@@ -125,6 +223,7 @@ struct Exercise5_3Tests {
         once: "`completion` runs exactly once, on `queue`, and only after every function has called back.",
         sentAsynchronously: "It is sent there asynchronously: never called from inside `runAll`, nor with `queue.sync`.",
         ownPiecesOnly: "Calls made at the same time, or from a completion, each wait for their own functions only.",
+        repeats: "A function may call back more than once (a service that retries, say), from any thread, even from two at the same moment. Only its first callback counts; a later one changes nothing.",
         nothingToWaitFor: "An empty list has nothing to wait for: `completion` is sent to `queue` at once — still once, still asynchronously, exactly as it arrives for a non-empty list (never called inline)."
     )) { pieces, queue, completion in
         runAll(pieces, queue: queue, completion: completion)

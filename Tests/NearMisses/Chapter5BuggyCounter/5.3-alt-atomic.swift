@@ -1,4 +1,4 @@
-// alternative: an `Atomic<Int>` count that starts at the list's length, decremented with `.acquiringAndReleasing` ordering so the callback that sees zero also sees every other callback's work.
+// alternative: an `Atomic<Int>` count that starts at the list's length, decremented with `.acquiringAndReleasing` ordering so the callback that sees zero also sees every other callback's work; a flag per function, exchanged atomically, lets only its first callback count.
 import Dispatch
 import Synchronization
 
@@ -17,9 +17,15 @@ public func runAll(_ functions: [FunctionWithCallback], queue: DispatchQueue, co
         let count: Atomic<Int>
         init(_ count: Int) { self.count = Atomic(count) }
     }
+    /// Whether one function has called back: only its first callback counts.
+    final class Once: Sendable {
+        let done = Atomic(false)
+    }
     let remaining = Remaining(functions.count)
     for function in functions {
+        let once = Once()
         function {
+            guard !once.done.exchange(true, ordering: .relaxed) else { return }
             if remaining.count.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
                 queue.async(execute: completion)
             }

@@ -1,4 +1,4 @@
-// alternative: the starter's count on a serial queue, with the empty list sent to `queue` at once.
+// alternative: the starter's count on a serial queue, with the empty list sent to `queue` at once, and a set on the same queue so that only each function's first callback counts.
 import Dispatch
 
 /// A block with no arguments.
@@ -14,9 +14,11 @@ public func runAll(_ functions: [FunctionWithCallback], queue: DispatchQueue, co
     }
     let counter = DispatchQueue(label: "workbook.run-all")
     var remaining = functions.count
-    for function in functions {
+    var calledBack = Set<Int>()  // only a function's first callback counts
+    for (index, function) in functions.enumerated() {
         function {
             let finished = counter.sync { () -> Bool in
+                guard calledBack.insert(index).inserted else { return false }
                 remaining -= 1
                 return remaining == 0
             }

@@ -13,9 +13,14 @@ public func runAll(_ functions: [FunctionWithCallback], queue: DispatchQueue, co
         return
     }
     let group = DispatchGroup()
-    for function in functions {
+    // Only a function's first callback counts (it may call back again).
+    let seen = DispatchQueue(label: "workbook.run-all")
+    var calledBack = Set<Int>()
+    for (index, function) in functions.enumerated() {
         group.enter()
-        function { group.leave() }
+        function {
+            if seen.sync(execute: { calledBack.insert(index).inserted }) { group.leave() }
+        }
     }
     group.notify(queue: queue, execute: completion)
 }

@@ -9,9 +9,14 @@ public typealias FunctionWithCallback = (@escaping Block) -> Void
 /// Runs `functions` and calls `completion` on `queue` once all of them have called back.
 public func runAll(_ functions: [FunctionWithCallback], queue: DispatchQueue, completion: @escaping Block) {
     let group = DispatchGroup()
+    // Only a function's first callback counts (it may call back again).
+    let seen = DispatchQueue(label: "workbook.run-all")
+    var calledBack = Set<Int>()
     group.notify(queue: queue, execute: completion)
-    for function in functions {
+    for (index, function) in functions.enumerated() {
         group.enter()
-        function { group.leave() }
+        function {
+            if seen.sync(execute: { calledBack.insert(index).inserted }) { group.leave() }
+        }
     }
 }

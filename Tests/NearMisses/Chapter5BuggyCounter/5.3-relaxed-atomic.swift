@@ -18,8 +18,8 @@ public func runAll(_ functions: [FunctionWithCallback], queue: DispatchQueue, co
         init(_ count: Int) { self.count = Atomic(count) }
     }
     let remaining = Remaining(functions.count)
-    for function in functions {
-        function {
+    for (function, once) in zip(functions, functions.map { _ in Remaining(1) }) {  // once: only a function's first callback counts
+        function { guard once.count.subtract(1, ordering: .relaxed).newValue == 0 else { return }
             if remaining.count.subtract(1, ordering: .relaxed).newValue == 0 {
                 queue.async { completion() }
             }
