@@ -18,7 +18,7 @@ struct Exercise1_1Tests {
         runConcurrently(threads: 4, iterations: 1_000, "calling the latch 4 000 times") { _, _ in
             latch.value()
         }
-        #expect(runs.count == 1, "whenZero ran \(runs.count) times after 4 000 calls on a latch of 4 000; it must run exactly once")
+        verify(runs.count == 1, "whenZero ran \(runs.count) times after 4 000 calls on a latch of 4 000; it must run exactly once")
     }
 
     @Test("latches called by two threads, then by four, at the same moment: every whenZero runs exactly once", .runsAlone)
@@ -57,7 +57,7 @@ struct Exercise1_1Tests {
         for round in fired.all where round < played { runs[round] += 1 }
         let off = runs.indices.filter { runs[$0] != 1 }
         guard let first = off.first else { return false }
-        Issue.record("""
+        recordIssue("""
             In \(off.count) of \(played) rounds whenZero did not run exactly once — e.g. a latch of count \(1 + first % threads) \
             called once by each of \(threads) threads at the same moment ran it \(runs[first]) times. Between the \
             moment a call lowered the count and the moment it asked "is it zero now?", another call got \
@@ -73,11 +73,11 @@ struct Exercise1_1Tests {
         else { return }
 
         guard returns("the 1st and 2nd of 3 calls", { latch.value(); latch.value() }) else { return }
-        #expect(runs.count == 0, "whenZero ran after 2 of 3 calls")
+        verify(runs.count == 0, "whenZero ran after 2 of 3 calls")
         guard returns("the 3rd of 3 calls", { latch.value() }) else { return }
-        #expect(runs.count == 1, "whenZero did not run on the 3rd of 3 calls")
+        verify(runs.count == 1, "whenZero did not run on the 3rd of 3 calls")
         guard returns("calls after the count reached zero", { latch.value(); latch.value() }) else { return }
-        #expect(runs.count == 1, "calls after zero ran whenZero again (\(runs.count) runs in all); they must do nothing")
+        verify(runs.count == 1, "calls after zero ran whenZero again (\(runs.count) runs in all); they must do nothing")
     }
 
     @Test("whenZero runs on the thread that makes the last call, before that call returns")
@@ -93,9 +93,9 @@ struct Exercise1_1Tests {
             return (caller, ranOn.all)
         }) else { return }
         if seen.isEmpty {
-            Issue.record("when the 2nd call of a latch of 2 returned, whenZero had not run yet. Run it right there, in the call that reached zero (not later, not on another queue).")
+            recordIssue("when the 2nd call of a latch of 2 returned, whenZero had not run yet. Run it right there, in the call that reached zero (not later, not on another queue).")
         } else if seen != [caller] {
-            Issue.record("whenZero ran on another thread than the one that made the last call. Call it directly, after `sync` returns — don't hand it to a queue.")
+            recordIssue("whenZero ran on another thread than the one that made the last call. Call it directly, after `sync` returns — don't hand it to a queue.")
         }
     }
 
@@ -108,12 +108,12 @@ struct Exercise1_1Tests {
             return (caller, ranOn.all, Unchecked(latch))
         }) else { return }
         if seen.isEmpty {
-            Issue.record("makeLatch(count: 0) returned before whenZero ran; it must run whenZero before it returns\(ranOn.count > 0 ? " (it ran later, elsewhere)" : "")")
+            recordIssue("makeLatch(count: 0) returned before whenZero ran; it must run whenZero before it returns\(ranOn.count > 0 ? " (it ran later, elsewhere)" : "")")
             return
         }
-        #expect(seen == [caller], "makeLatch(count: 0) must run whenZero once, on the caller's thread; it ran \(seen.count) times\(seen.contains(caller) ? "" : ", on another thread")")
+        verify(seen == [caller], "makeLatch(count: 0) must run whenZero once, on the caller's thread; it ran \(seen.count) times\(seen.contains(caller) ? "" : ", on another thread")")
         guard returns("calling the block of a latch of zero", { latch.value(); latch.value() }) else { return }
-        #expect(ranOn.count == 1, "calling the block of a latch of zero ran whenZero again (\(ranOn.count) runs in all); the count is already zero, so calls do nothing")
+        verify(ranOn.count == 1, "calling the block of a latch of zero ran whenZero again (\(ranOn.count) runs in all); the count is already zero, so calls do nothing")
     }
 
     @Test("whenZero may call its own latch: that call does nothing, and nothing traps or hangs")
@@ -165,7 +165,7 @@ struct Exercise1_1Tests {
         if otherReturned.all == [false] {
             recordTimeout("while whenZero was running, another thread called the latch, and that call did not return within 1 s — it waited for whenZero to finish, because the latch still held its queue (or lock). Run whenZero after your critical section has ended.")
         }
-        #expect(runs.count == 1, "whenZero ran \(runs.count) times on a latch of 1 called twice; it must run exactly once")
+        verify(runs.count == 1, "whenZero ran \(runs.count) times on a latch of 1 called twice; it must run exactly once")
     }
 }
 
@@ -195,8 +195,7 @@ extension Exercise1_1Tests {
             written.value[thread] = iteration + 1
             latch.value()
         }
-        #expect(seen.all == [[Int](repeating: iterations, count: threads)],
-                "four threads each wrote their iteration number before each of their 200 calls; whenZero saw \(seen.all) (it must run once and see [200, 200, 200, 200]). What a caller did before its call must happen before whenZero: decide \"zero\" in the same critical section (or an atomic with acquiring-and-releasing order) that every call goes through.")
+        verify(seen.all == [[Int](repeating: iterations, count: threads)], "four threads each wrote their iteration number before each of their 200 calls; whenZero saw \(seen.all) (it must run once and see [200, 200, 200, 200]). What a caller did before its call must happen before whenZero: decide \"zero\" in the same critical section (or an atomic with acquiring-and-releasing order) that every call goes through.")
     }
 
     @Test("two latches at once, one called from the other's whenZero: each keeps its own count")
@@ -213,12 +212,12 @@ extension Exercise1_1Tests {
             return Unchecked((first, second))
         }) else { return }
         guard returns("two calls to the latch of 2 (its whenZero calls the latch of 3 once)", { latches.value.0(); latches.value.0() }) else { return }
-        #expect(firstRuns.count == 1, "a latch of 2 called twice ran whenZero \(firstRuns.count) times while another latch (of 3) existed; each latch keeps its own count (no `static` or global state)")
-        #expect(secondRuns.count == 0, "a latch of 3 called once (from another latch's whenZero) ran its whenZero; it needs 3 calls")
+        verify(firstRuns.count == 1, "a latch of 2 called twice ran whenZero \(firstRuns.count) times while another latch (of 3) existed; each latch keeps its own count (no `static` or global state)")
+        verify(secondRuns.count == 0, "a latch of 3 called once (from another latch's whenZero) ran its whenZero; it needs 3 calls")
         guard returns("the 2nd call to the latch of 3", { latches.value.1() }) else { return }
-        #expect(secondRuns.count == 0, "a latch of 3 called twice ran its whenZero; it needs 3 calls")
+        verify(secondRuns.count == 0, "a latch of 3 called twice ran its whenZero; it needs 3 calls")
         guard returns("the 3rd call to the latch of 3", { latches.value.1() }) else { return }
-        #expect(secondRuns.count == 1, "a latch of 3 called 3 times (once from another latch's whenZero) ran whenZero \(secondRuns.count) times; each latch keeps its own count (no `static` or global state)")
+        verify(secondRuns.count == 1, "a latch of 3 called 3 times (once from another latch's whenZero) ran whenZero \(secondRuns.count) times; each latch keeps its own count (no `static` or global state)")
     }
 
     @Test("a latch let go before zero, at zero, or from inside its own whenZero: nothing traps, and only the latches that reached zero ran whenZero")

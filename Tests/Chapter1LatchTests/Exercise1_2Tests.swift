@@ -23,9 +23,9 @@ struct Exercise1_2Tests {
         guard let latch = Self.latch(count: 3, results) else { return }
 
         guard returns("the 1st of 3 calls, passing false", { latch.value(false) }) else { return }
-        #expect(results.all.isEmpty, "whenZero ran after 1 of 3 calls (it got \(results.all)); even when an animation was interrupted, it must wait for all 3 calls")
+        verify(results.all.isEmpty, "whenZero ran after 1 of 3 calls (it got \(results.all)); even when an animation was interrupted, it must wait for all 3 calls")
         guard returns("the 2nd and 3rd of 3 calls, passing true", { latch.value(true); latch.value(true) }) else { return }
-        #expect(results.all == [false], "calls passed false, true, true; whenZero got \(results.all) — it must get [false]: not every animation finished")
+        verify(results.all == [false], "calls passed false, true, true; whenZero got \(results.all) — it must get [false]: not every animation finished")
     }
 
     @Test("whenZero(true) when every animation finished")
@@ -34,9 +34,9 @@ struct Exercise1_2Tests {
         guard let latch = Self.latch(count: 3, results) else { return }
 
         guard returns("the 1st and 2nd of 3 calls", { latch.value(true); latch.value(true) }) else { return }
-        #expect(results.all.isEmpty, "whenZero ran after 2 of 3 calls")
+        verify(results.all.isEmpty, "whenZero ran after 2 of 3 calls")
         guard returns("the 3rd of 3 calls", { latch.value(true) }) else { return }
-        #expect(results.all == [true], "three calls passed true; whenZero got \(results.all)")
+        verify(results.all == [true], "three calls passed true; whenZero got \(results.all)")
     }
 
     @Test("calls after zero do nothing: whenZero does not run again, and their Bool is ignored")
@@ -46,7 +46,7 @@ struct Exercise1_2Tests {
 
         guard returns("two calls passing true", { latch.value(true); latch.value(true) }) else { return }
         guard returns("calls after the count reached zero", { latch.value(false); latch.value(true) }) else { return }
-        #expect(results.all == [true], "a latch of 2 got true, true, then false, true after zero; whenZero got \(results.all) — it must run once, with true, and ignore calls after zero")
+        verify(results.all == [true], "a latch of 2 got true, true, then false, true after zero; whenZero got \(results.all) — it must run once, with true, and ignore calls after zero")
     }
 
     @Test("one failure among 4 000 calls from four threads is not lost")
@@ -57,7 +57,7 @@ struct Exercise1_2Tests {
         runConcurrently(threads: 4, iterations: 1_000, "calling the animation latch 4 000 times") { thread, iteration in
             latch.value(!(thread == 2 && iteration == 10))
         }
-        #expect(results.all == [false], "one of 4 000 calls passed false; whenZero got \(results.all)")
+        verify(results.all == [false], "one of 4 000 calls passed false; whenZero got \(results.all)")
     }
 
     @Test("four threads each passing false on every other call: whenZero(false), exactly once")
@@ -68,7 +68,7 @@ struct Exercise1_2Tests {
         runConcurrently(threads: 4, iterations: 1_000, "calling the animation latch 4 000 times") { _, iteration in
             latch.value(iteration % 2 == 0)
         }
-        #expect(results.all == [false], "half of 4 000 calls, from four threads, passed false; whenZero got \(results.all)")
+        verify(results.all == [false], "half of 4 000 calls, from four threads, passed false; whenZero got \(results.all)")
     }
 
     @Test("latches called by two threads, then by four, at the same moment: every whenZero gets the right Bool, once", .runsAlone)
@@ -110,7 +110,7 @@ struct Exercise1_2Tests {
         let wrong = answers[first].count == 1
             ? "whenZero got \(answers[first][0]) instead of \(first % 2 != 0)"
             : "whenZero ran \(answers[first].count) times (it got \(answers[first])) instead of once"
-        Issue.record("""
+        recordIssue("""
             In \(off.count) of \(played) rounds — each a new latch of \(threads) that \(threads) threads called at the same moment — \
             \(wrong) (e.g. in a round \(passed)). Record each call's Bool, lower the count and decide "this call \
             reached zero" all in one critical section.
@@ -131,9 +131,9 @@ struct Exercise1_2Tests {
             return (caller, ranOn.all)
         }) else { return }
         if seen.isEmpty {
-            Issue.record("when the 2nd call of a latch of 2 returned, whenZero had not run yet. Run it right there, in the call that reached zero (not later, not on another queue).")
+            recordIssue("when the 2nd call of a latch of 2 returned, whenZero had not run yet. Run it right there, in the call that reached zero (not later, not on another queue).")
         } else if seen != [caller] {
-            Issue.record("whenZero ran on another thread than the one that made the last call. Call it directly, after `sync` returns — don't hand it to a queue.")
+            recordIssue("whenZero ran on another thread than the one that made the last call. Call it directly, after `sync` returns — don't hand it to a queue.")
         }
     }
 
@@ -149,13 +149,13 @@ struct Exercise1_2Tests {
             return (caller, results.all, Unchecked(latch))
         }) else { return }
         if seen.isEmpty {
-            Issue.record("makeLatch(count: 0) returned before whenZero ran; it must call whenZero(true) before it returns\(results.count > 0 ? " (it ran later, elsewhere)" : "")")
+            recordIssue("makeLatch(count: 0) returned before whenZero ran; it must call whenZero(true) before it returns\(results.count > 0 ? " (it ran later, elsewhere)" : "")")
             return
         }
-        #expect(seen == [true], "makeLatch(count: 0) should call whenZero(true) once before it returns; it got \(seen)")
-        #expect(ranOn.all == [caller], "makeLatch(count: 0) must call whenZero on the caller's thread")
+        verify(seen == [true], "makeLatch(count: 0) should call whenZero(true) once before it returns; it got \(seen)")
+        verify(ranOn.all == [caller], "makeLatch(count: 0) must call whenZero on the caller's thread")
         guard returns("calling the block of a latch of zero", { latch.value(false); latch.value(true) }) else { return }
-        #expect(results.all == [true], "calling the block of a latch of zero ran whenZero again (it got \(results.all) in all); the count is already zero, so calls do nothing")
+        verify(results.all == [true], "calling the block of a latch of zero ran whenZero again (it got \(results.all) in all); the count is already zero, so calls do nothing")
     }
 
     @Test("whenZero may call its own latch: that call does nothing, and nothing traps or hangs")
@@ -207,7 +207,7 @@ struct Exercise1_2Tests {
         if otherReturned.all == [false] {
             recordTimeout("while whenZero was running, another thread called the latch, and that call did not return within 1 s — it waited for whenZero to finish, because the latch still held its queue (or lock). Run whenZero after your critical section has ended.")
         }
-        #expect(results.all == [true], "a latch of 1 called with true, then with false after zero: whenZero got \(results.all); it must run once, with true")
+        verify(results.all == [true], "a latch of 1 called with true, then with false after zero: whenZero got \(results.all); it must run once, with true")
     }
 }
 
@@ -238,9 +238,8 @@ extension Exercise1_2Tests {
             written.value[thread] = iteration + 1
             latch.value(true)
         }
-        #expect(results.all == [true], "800 calls all passed true; whenZero got \(results.all)")
-        #expect(seen.all == [[Int](repeating: iterations, count: threads)],
-                "four threads each wrote their iteration number before each of their 200 calls; whenZero saw \(seen.all) (it must run once and see [200, 200, 200, 200]). What a caller did before its call must happen before whenZero: decide \"zero\" in the same critical section (or an atomic with acquiring-and-releasing order) that every call goes through.")
+        verify(results.all == [true], "800 calls all passed true; whenZero got \(results.all)")
+        verify(seen.all == [[Int](repeating: iterations, count: threads)], "four threads each wrote their iteration number before each of their 200 calls; whenZero saw \(seen.all) (it must run once and see [200, 200, 200, 200]). What a caller did before its call must happen before whenZero: decide \"zero\" in the same critical section (or an atomic with acquiring-and-releasing order) that every call goes through.")
     }
 
     @Test("two latches at once, one called from the other's whenZero: each keeps its own count and its own answer")
@@ -259,10 +258,10 @@ extension Exercise1_2Tests {
         guard returns("two calls to the latch of 2, passing false then true (its whenZero calls the latch of 3 with true)", {
             latches.value.0(false); latches.value.0(true)
         }) else { return }
-        #expect(firstResults.all == [false], "a latch of 2 got false, true; whenZero got \(firstResults.all) — it must get [false]")
-        #expect(secondResults.all.isEmpty, "a latch of 3 called once (from another latch's whenZero) ran its whenZero; it needs 3 calls")
+        verify(firstResults.all == [false], "a latch of 2 got false, true; whenZero got \(firstResults.all) — it must get [false]")
+        verify(secondResults.all.isEmpty, "a latch of 3 called once (from another latch's whenZero) ran its whenZero; it needs 3 calls")
         guard returns("the 2nd and 3rd calls to the latch of 3, passing true", { latches.value.1(true); latches.value.1(true) }) else { return }
-        #expect(secondResults.all == [true], "a latch of 3 got true three times (once from another latch's whenZero, while that latch had got a false); its whenZero got \(secondResults.all) — it must get [true]: each latch keeps its own count and its own answer (no `static` or global state)")
+        verify(secondResults.all == [true], "a latch of 3 got true three times (once from another latch's whenZero, while that latch had got a false); its whenZero got \(secondResults.all) — it must get [true]: each latch keeps its own count and its own answer (no `static` or global state)")
     }
 
     @Test("a latch let go before zero, at zero, or from inside its own whenZero: nothing traps, and only the latches that reached zero ran whenZero")
@@ -320,7 +319,7 @@ extension Exercise1_2Tests {
         for (round, allFinished) in got.all { answers[round].append(allFinished) }
         let off = answers.indices.filter { answers[$0] != [false] }
         if let first = off.first {
-            Issue.record("In \(off.count) of 200 rounds — each a new latch of 4 that four threads called with false at the same moment — whenZero got \(answers[first]) instead of [false]. Between one call's Bool, its lowering of the count and its \"this call reached zero\", what can another call do?")
+            recordIssue("In \(off.count) of 200 rounds — each a new latch of 4 that four threads called with false at the same moment — whenZero got \(answers[first]) instead of [false]. Between one call's Bool, its lowering of the count and its \"this call reached zero\", what can another call do?")
         }
     }
 }

@@ -22,10 +22,10 @@ struct Exercise1_3Tests {
             let result = latch.value.wait(timeout: .now() + 0.2)
             return (result, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
         }) else { return }
-        #expect(result == .timedOut, "wait(timeout: now + 0.2 s) on a latch of 1 that nobody counted down returned .success; .success must mean the latch is open. Check what your wait does with the result of the timed wait inside it.")
-        #expect(waited >= 0.15, "wait(timeout: now + 0.2 s) on a closed latch returned after \(waited) s; it must wait until its deadline")
+        verify(result == .timedOut, "wait(timeout: now + 0.2 s) on a latch of 1 that nobody counted down returned .success; .success must mean the latch is open. Check what your wait does with the result of the timed wait inside it.")
+        verify(waited >= 0.15, "wait(timeout: now + 0.2 s) on a closed latch returned after \(waited) s; it must wait until its deadline")
         guard let count = bounded("count", { latch.value.count }) else { return }
-        #expect(count == 1, "after a timed-out wait, count is \(count); waiting must not change the count")
+        verify(count == 1, "after a timed-out wait, count is \(count); waiting must not change the count")
     }
 
     @Test("once open, the latch lets every waiter through, again and again, from many threads at once")

@@ -39,13 +39,13 @@ struct Exercise2_1Tests {
         busy.release()
         guard settle(target, "after runAll returned") else { return }
 
-        #expect(startedEarly == 0, """
+        verify(startedEarly == 0, """
             runAll called \(startedEarly) of the functions itself before it returned, on the caller's \
             thread; it must hand every function to `queue` (queue.async) and return at once.
             """)
-        #expect(startedOnQueue.count == 3, "\(startedOnQueue.count) of 3 functions were started; runAll must start every function, once")
-        #expect(startedOnQueue.all.allSatisfy { $0 }, "a function was started on another thread than `queue`; runAll must start every function on `queue`")
-        #expect(completions.count == 0, """
+        verify(startedOnQueue.count == 3, "\(startedOnQueue.count) of 3 functions were started; runAll must start every function, once")
+        verify(startedOnQueue.all.allSatisfy { $0 }, "a function was started on another thread than `queue`; runAll must start every function on `queue`")
+        verify(completions.count == 0, """
             completion ran although no function had called back yet. What was the group's count at \
             the moment notify(queue:) was called? Read "Where enter() goes" in the lesson.
             """)
@@ -53,8 +53,8 @@ struct Exercise2_1Tests {
         held.releaseAll(threads: 3, "calling back 3 functions from 3 threads")
         guard done.wait("completion was not called within 2 s of the last callback") else { return }
         settle(target, "after completion ran")
-        #expect(completions.all == [true], "completion must run exactly once, on the given queue; it ran \(completions.count) times")
-        #expect(completions.all.allSatisfy { $0 }, "completion ran on another thread than the given queue")
+        verify(completions.all == [true], "completion must run exactly once, on the given queue; it ran \(completions.count) times")
+        verify(completions.all.allSatisfy { $0 }, "completion ran on another thread than the given queue")
     }
 
     @Test("mixed functions, 400 callbacks from 4 threads at once: completion once, on the queue, after every callback")
@@ -70,15 +70,15 @@ struct Exercise2_1Tests {
             done.fire()
         }) else { return }
         guard settle(target, "after runAll returned") else { return }  // every function has been started
-        #expect(held.count == 400, "\(held.count) of 400 held functions were started")
-        #expect(completions.count == 0, "completion ran while 400 functions had not called back yet")
+        verify(held.count == 400, "\(held.count) of 400 held functions were started")
+        verify(completions.count == 0, "completion ran while 400 functions had not called back yet")
 
         held.releaseAll(threads: 4, "calling back 400 times from 4 threads")
         guard done.wait("completion was not called within 2 s of the last of 400 callbacks") else { return }
         // releaseAll has returned, so every notify block the group will ever submit is in line now.
         settle(target, "after completion ran")
-        #expect(completions.count == 1, "completion must run exactly once; it ran \(completions.count) times. Is notify registered more than once (inside the loop?), or does more than one callback decide it was the last?")
-        #expect(completions.all.allSatisfy { $0 }, "completion ran on another thread than the given queue")
+        verify(completions.count == 1, "completion must run exactly once; it ran \(completions.count) times. Is notify registered more than once (inside the loop?), or does more than one callback decide it was the last?")
+        verify(completions.all.allSatisfy { $0 }, "completion ran on another thread than the given queue")
     }
 
     @Test("an empty list completes at once — on the queue, after runAll has returned")
@@ -99,9 +99,9 @@ struct Exercise2_1Tests {
         guard called else { return }
         guard done.wait("runAll([]) did not call completion within 2 s; with nothing to wait for it must complete right away") else { return }
         settle(target, "after completion ran")
-        #expect(seen.count == 1, "completion must run exactly once; it ran \(seen.count) times")
-        #expect(seen.all.allSatisfy { $0.onQueue }, "with an empty list, completion ran on another thread than the given queue")
-        #expect(seen.all.allSatisfy { $0.afterReturn }, """
+        verify(seen.count == 1, "completion must run exactly once; it ran \(seen.count) times")
+        verify(seen.all.allSatisfy { $0.onQueue }, "with an empty list, completion ran on another thread than the given queue")
+        verify(seen.all.allSatisfy { $0.afterReturn }, """
             with an empty list, completion ran before runAll returned. Completion is always \
             scheduled on `queue` (queue.async, or notify on an empty group), never called from \
             inside runAll — callers rely on that.
@@ -249,11 +249,11 @@ extension Exercise2_1Tests {
             done.fire()
         }) else { return }
         guard eventually({ held.count == 1 }) else {
-            Issue.record("runAll did not start the held function within 2 s")
+            recordIssue("runAll did not start the held function within 2 s")
             return
         }
         if done.happens(within: 1.6) {
-            Issue.record("""
+            recordIssue("""
                 completion ran while one function had held its callback for less than 1.6 s and never \
                 called back. A `wait(timeout:)` whose timing out is ignored — or only printed — goes on \
                 as if everything had finished; completion must wait for every callback, however long.
@@ -264,7 +264,7 @@ extension Exercise2_1Tests {
         held.releaseAll(threads: 1, "calling back the slow function")
         guard done.wait("completion was not called within 2 s of the slow function's callback") else { return }
         settle(target, "after completion ran")
-        #expect(completions.all == [true], "completion must run exactly once, on the given queue; it ran \(completions.count) times")
+        verify(completions.all == [true], "completion must run exactly once, on the given queue; it ran \(completions.count) times")
     }
 
     @Test("what each function wrote before calling back is there for completion to read")
@@ -285,13 +285,13 @@ extension Exercise2_1Tests {
             done.fire()
         }) else { return }
         guard settle(target, "after runAll returned"), held.count == 8 else {
-            Issue.record("runAll started \(held.count) of 8 functions; it must start every function on `queue`")
+            recordIssue("runAll started \(held.count) of 8 functions; it must start every function on `queue`")
             return
         }
         held.releaseAll(threads: 4, "calling back 8 functions from 4 threads")
         guard done.wait("completion was not called within 2 s of the last callback") else { return }
         settle(target, "after completion ran")
-        #expect(unmarkedSeen.all == [0], """
+        verify(unmarkedSeen.all == [0], """
             completion ran \(unmarkedSeen.count) times and saw \(unmarkedSeen.all) callbacks' writes missing; \
             it must run once, after every callback, and see what each function wrote before calling back
             """)
@@ -322,7 +322,7 @@ extension Exercise2_1Tests {
         }) else { return }
         guard settle(targets[0], "after the first runAll returned"), settle(targets[1], "after the second runAll returned") else { return }
         guard heldA.count == 2, heldB.count == 3 else {
-            Issue.record("two runAll calls started \(heldA.count) of 2 and \(heldB.count) of 3 functions; each must start all of its own")
+            recordIssue("two runAll calls started \(heldA.count) of 2 and \(heldB.count) of 3 functions; each must start all of its own")
             return
         }
 
@@ -336,13 +336,13 @@ extension Exercise2_1Tests {
             return
         }
         guard signals[2].wait("a runAll started from another's completion did not complete within 2 s") else { return }
-        #expect(thirdReturned.all == [true], "a runAll called from inside another one's completion did not return within 1 s")
-        #expect(completions[1].count == 0, "the second runAll completed although none of its 3 functions had called back: its count was mixed with another call's")
+        verify(thirdReturned.all == [true], "a runAll called from inside another one's completion did not return within 1 s")
+        verify(completions[1].count == 0, "the second runAll completed although none of its 3 functions had called back: its count was mixed with another call's")
 
         heldB.releaseAll(threads: 3, "calling back the second runAll's 3 functions")
         guard signals[1].wait("the second runAll's completion did not run within 2 s of its last callback") else { return }
         for target in targets { settle(target, "after the completions ran") }
-        #expect(completions.map(\.all) == [[true], [true], [true]], """
+        verify(completions.map(\.all) == [[true], [true], [true]], """
             each of three runAll calls must complete exactly once, on its own queue; they completed \
             \(completions.map(\.count)) times
             """)
@@ -365,7 +365,7 @@ extension Exercise2_1Tests {
             }) else { return }
         }
         guard settle(target, "after \(earlier) runAll calls returned"), held.count == 2 * earlier else {
-            Issue.record("\(earlier) runAll calls with 2 functions each started \(held.count) functions")
+            recordIssue("\(earlier) runAll calls with 2 functions each started \(held.count) functions")
             return
         }
         let parked = Unchecked(held.all)
@@ -390,7 +390,7 @@ extension Exercise2_1Tests {
         }
         settle(target, "after the completions ran")
         let counts = Dictionary(completed.all.map { ($0, 1) }, uniquingKeysWith: +)
-        #expect(counts.count == calls && counts.values.allSatisfy { $0 == 1 }, """
+        verify(counts.count == calls && counts.values.allSatisfy { $0 == 1 }, """
             with \(pair.testDescription) at the same moment, \(calls) runAll calls completed \(completed.count) \
             times in all, \(counts.values.filter { $0 > 1 }.count) of them more than once; each must complete exactly once
             """)

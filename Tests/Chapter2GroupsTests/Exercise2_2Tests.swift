@@ -34,7 +34,7 @@ struct Exercise2_2Tests {
         }) else { return }
         let friendAnswers = Unchecked(friends.requests.all), stepAnswers = Unchecked(steps.requests.all)
         guard friendAnswers.value.count == fetches, stepAnswers.value.count == fetches else {
-            Issue.record("\(fetches) fetches asked for friends \(friendAnswers.value.count) times and for steps \(stepAnswers.value.count) times before the services answered; every fetch must ask each service once, both at the start")
+            recordIssue("\(fetches) fetches asked for friends \(friendAnswers.value.count) times and for steps \(stepAnswers.value.count) times before the services answered; every fetch must ask each service once, both at the start")
             return
         }
 
@@ -62,9 +62,9 @@ struct Exercise2_2Tests {
 
         let expected = (0..<fetches).map { ApplicationContext(friends: ["friend \($0)"], steps: $0) }
         let got = delivered.all.map(\.context).sorted { $0.steps < $1.steps }
-        #expect(got.count == fetches, "\(fetches) fetches delivered \(got.count) contexts; each must deliver exactly one")
-        #expect(got == expected, "some contexts did not carry the friends and the steps of the same fetch")
-        #expect(delivered.all.allSatisfy { $0.onQueue }, "a context was delivered on another thread than the given queue")
+        verify(got.count == fetches, "\(fetches) fetches delivered \(got.count) contexts; each must deliver exactly one")
+        verify(got == expected, "some contexts did not carry the friends and the steps of the same fetch")
+        verify(delivered.all.allSatisfy { $0.onQueue }, "a context was delivered on another thread than the given queue")
     }
 
     @Test("services that answer at once or later, from another thread", arguments: CallbackStyle.allCases, CallbackStyle.allCases)
@@ -82,9 +82,8 @@ struct Exercise2_2Tests {
         ) else { return }
         guard arrived.wait("the context was not delivered within 2 s of both answers") else { return }
         settle(target, "after the context was delivered")
-        #expect(delivered.all.map { $0.context } == [ApplicationContext(friends: ["Ana", "Bo"], steps: 8_024)],
-                "expected one context with both answers; got \(delivered.all.map { $0.context })")
-        #expect(delivered.all.allSatisfy { $0.onQueue }, "the context must be delivered on the given queue")
+        verify(delivered.all.map { $0.context } == [ApplicationContext(friends: ["Ana", "Bo"], steps: 8_024)], "expected one context with both answers; got \(delivered.all.map { $0.context })")
+        verify(delivered.all.allSatisfy { $0.onQueue }, "the context must be delivered on the given queue")
     }
 
     @Test("both requests start at once, and delivery waits for the second answer", arguments: [true, false])
@@ -97,7 +96,7 @@ struct Exercise2_2Tests {
             arrived.fire()
         }) else { return }
         guard let answerFriends = friends.requests.all.first, let answerSteps = steps.requests.all.first else {
-            Issue.record("both services must be asked before fetchApplicationContext returns (asked friends \(friends.requests.count)×, steps \(steps.requests.count)×); the requests run at the same time, not one after the other")
+            recordIssue("both services must be asked before fetchApplicationContext returns (asked friends \(friends.requests.count)×, steps \(steps.requests.count)×); the requests run at the same time, not one after the other")
             return
         }
         let first = friendsFirst ? "the friends' answer" : "the steps' answer"
@@ -105,13 +104,13 @@ struct Exercise2_2Tests {
 
         guard answer("answering with \(first)", { friendsFirst ? answerFriends(["Ana"]) : answerSteps(12) }) else { return }
         guard settle(target, "after \(first)") else { return }
-        #expect(delivered.count == 0, "a context was delivered with only \(first) in; it must wait for both")
+        verify(delivered.count == 0, "a context was delivered with only \(first) in; it must wait for both")
 
         guard answer("answering with \(second)", { friendsFirst ? answerSteps(12) : answerFriends(["Ana"]) }) else { return }
         guard arrived.wait("the context was not delivered within 2 s of the second answer") else { return }
         settle(target, "after the context was delivered")
-        #expect(delivered.all.map(\.context) == [ApplicationContext(friends: ["Ana"], steps: 12)], "expected exactly one context with both answers; got \(delivered.all.map(\.context))")
-        #expect(delivered.all.allSatisfy { $0.onQueue }, "the context must be delivered on the given queue")
+        verify(delivered.all.map(\.context) == [ApplicationContext(friends: ["Ana"], steps: 12)], "expected exactly one context with both answers; got \(delivered.all.map(\.context))")
+        verify(delivered.all.allSatisfy { $0.onQueue }, "the context must be delivered on the given queue")
     }
 }
 
@@ -203,13 +202,13 @@ extension Exercise2_2Tests {
             arrived.fire()
         }) else { return }
         guard let answerFriends = friends.requests.all.first, let answerSteps = steps.requests.all.first else {
-            Issue.record("both services must be asked before fetchApplicationContext returns (asked friends \(friends.requests.count)×, steps \(steps.requests.count)×)")
+            recordIssue("both services must be asked before fetchApplicationContext returns (asked friends \(friends.requests.count)×, steps \(steps.requests.count)×)")
             return
         }
         let slow = friendsSlow ? "the friends service" : "the steps service"
         guard answer("answering with the \(friendsSlow ? "steps" : "friends")", { friendsSlow ? answerSteps(12) : answerFriends(["Ana"]) }) else { return }
         if arrived.happens(within: 1.6) {
-            Issue.record("""
+            recordIssue("""
                 a context (\(delivered.all)) was delivered while \(slow) had not answered for less than \
                 1.6 s. A `wait(timeout:)` whose timing out is ignored — or only printed — goes on as if \
                 both had answered; the context must wait for both answers, however long they take.
@@ -220,7 +219,7 @@ extension Exercise2_2Tests {
         guard answer("answering late, with \(slow)", { friendsSlow ? answerFriends(["Ana"]) : answerSteps(12) }) else { return }
         guard arrived.wait("the context was not delivered within 2 s of the late answer") else { return }
         settle(target, "after the context was delivered")
-        #expect(delivered.all == [ApplicationContext(friends: ["Ana"], steps: 12)], "expected exactly one context with both answers; got \(delivered.all)")
+        verify(delivered.all == [ApplicationContext(friends: ["Ana"], steps: 12)], "expected exactly one context with both answers; got \(delivered.all)")
     }
 
     @Test("two fetches at once, a third started from the first one's completion: each delivers its own answers")
@@ -250,7 +249,7 @@ extension Exercise2_2Tests {
         }
         let requests = (0..<2).map { n in (friends[n].requests.all.first, steps[n].requests.all.first) }
         guard let f0 = requests[0].0, let s0 = requests[0].1, let f1 = requests[1].0, let s1 = requests[1].1 else {
-            Issue.record("each of two fetches must ask both of its services before it returns")
+            recordIssue("each of two fetches must ask both of its services before it returns")
             return
         }
         let answers = Unchecked((f0, s0, f1, s1))
@@ -266,16 +265,16 @@ extension Exercise2_2Tests {
             `static` or global)? Every fetch needs its own.
             """) else { return }
         guard arrived[2].wait("a fetch started from another's completion did not deliver within 2 s") else { return }
-        #expect(thirdReturned.all == [true], "a fetch started from inside another one's completion did not return within 1 s")
+        verify(thirdReturned.all == [true], "a fetch started from inside another one's completion did not return within 1 s")
         guard answer("the second fetch's friends", { answers.value.2(["Bo"]) }) else { return }
         guard arrived[1].wait("the second fetch did not deliver within 2 s of its last answer") else { return }
         for target in targets { settle(target, "after the contexts were delivered") }
-        #expect(delivered.map { $0.all.map(\.context) } == [
+        verify(delivered.map { $0.all.map(\.context) } == [
             [ApplicationContext(friends: ["Ana"], steps: 1)],
             [ApplicationContext(friends: ["Bo"], steps: 2)],
             [ApplicationContext(friends: ["Cy"], steps: 3)],
         ], "three fetches delivered \(delivered.map { $0.all.map(\.context) }); each must deliver once, with its own answers")
-        #expect(delivered.allSatisfy { $0.all.allSatisfy(\.onQueue) }, "each fetch must deliver on the queue handed to it")
+        verify(delivered.allSatisfy { $0.all.allSatisfy(\.onQueue) }, "each fetch must deliver on the queue handed to it")
     }
 
     @Test("every pair of operations at the same moment: a fetch, and the answers of earlier fetches", arguments: OperationPair.every(of: operations))
@@ -296,7 +295,7 @@ extension Exercise2_2Tests {
         }) else { return }
         let friendAnswers = Unchecked(friends.requests.all), stepAnswers = Unchecked(steps.requests.all)
         guard friendAnswers.value.count == earlier, stepAnswers.value.count == earlier else {
-            Issue.record("\(earlier) fetches asked for friends \(friendAnswers.value.count) times and for steps \(stepAnswers.value.count) times; each must ask both services once, at the start")
+            recordIssue("\(earlier) fetches asked for friends \(friendAnswers.value.count) times and for steps \(stepAnswers.value.count) times; each must ask both services once, at the start")
             return
         }
         let nextFriends = Ticket(), nextSteps = Ticket(), made = Ticket()
@@ -330,7 +329,7 @@ extension Exercise2_2Tests {
         settle(target, "after the contexts were delivered")
         let got = delivered.all
         let wrong = got.filter { $0.context != ApplicationContext(friends: ["friend \($0.call)"], steps: $0.call) }
-        #expect(got.count == calls && Set(got.map(\.call)).count == calls && wrong.isEmpty, """
+        verify(got.count == calls && Set(got.map(\.call)).count == calls && wrong.isEmpty, """
             with \(pair.testDescription) at the same moment, \(calls) fetches delivered \(got.count) contexts \
             (\(wrong.count) not with that fetch's own answers); each must deliver once, with its own answers
             """)

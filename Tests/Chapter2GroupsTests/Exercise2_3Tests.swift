@@ -69,7 +69,7 @@ struct Exercise2_3Tests {
         }
         let requests = Unchecked(held.compactMap { $0.requests.all.first })
         guard requests.value.count == 4 else {
-            Issue.record("load asked \(requests.value.count) of 4 sources to enumerate before it returned; it must ask every source")
+            recordIssue("load asked \(requests.value.count) of 4 sources to enumerate before it returned; it must ask every source")
             busy.release()
             return
         }
@@ -187,10 +187,10 @@ struct Exercise2_3Tests {
         guard called else { return }
         guard arrived.wait("with no sources, completion was not called within 2 s; with nothing to wait for it must come right away") else { return }
         settle(target, "after completion ran")
-        #expect(seen.count == 1, "completion must run exactly once; it ran \(seen.count) times")
-        #expect(seen.all.allSatisfy { $0.urls.isEmpty }, "with no sources, completion must get an empty list")
-        #expect(seen.all.allSatisfy { $0.onQueue }, "with no sources, completion ran on another thread than the given queue")
-        #expect(seen.all.allSatisfy { $0.afterReturn }, """
+        verify(seen.count == 1, "completion must run exactly once; it ran \(seen.count) times")
+        verify(seen.all.allSatisfy { $0.urls.isEmpty }, "with no sources, completion must get an empty list")
+        verify(seen.all.allSatisfy { $0.onQueue }, "with no sources, completion ran on another thread than the given queue")
+        verify(seen.all.allSatisfy { $0.afterReturn }, """
             with no sources, completion ran before load returned. Completion is always scheduled on \
             `queue` (notify on an empty group does that), never called from inside load.
             """)
@@ -225,7 +225,7 @@ struct Exercise2_3Tests {
         }
         let first = requests(0)
         guard first.value.count == 2 else {
-            Issue.record("load asked \(first.value.count) of 2 sources to enumerate before it returned; it must ask every source")
+            recordIssue("load asked \(first.value.count) of 2 sources to enumerate before it returned; it must ask every source")
             firstHold.release()
             return
         }
@@ -256,7 +256,7 @@ struct Exercise2_3Tests {
         guard callLoad(library, on: targets[2], "the third of three loads, while the second is still running", completion: deliver(2)) else { return }
         let second = requests(1), third = requests(2)
         guard second.value.count == 2, third.value.count == 2 else {
-            Issue.record("loads 2 and 3 asked \(second.value.count) and \(third.value.count) of 2 sources to enumerate; every load must ask every source")
+            recordIssue("loads 2 and 3 asked \(second.value.count) and \(third.value.count) of 2 sources to enumerate; every load must ask every source")
             return
         }
         let laterHold = QueueHold(queuesOf: library)
@@ -280,20 +280,20 @@ struct Exercise2_3Tests {
             settle(targets[n], "after completion \(n + 1) ran")
         }
         let got = delivered.map(\.all)
-        #expect(got.map(\.count) == [1, 1, 1], "each load must call its completion exactly once; they ran \(got.map(\.count)) times")
+        verify(got.map(\.count) == [1, 1, 1], "each load must call its completion exactly once; they ran \(got.map(\.count)) times")
         guard got.allSatisfy({ $0.count == 1 }) else { return }
         let one = got.map { $0[0] }
-        #expect(one.allSatisfy { $0.onQueue }, "each load must call its completion on the queue given to it")
+        verify(one.allSatisfy { $0.onQueue }, "each load must call its completion on the queue given to it")
         let missing = (0..<3).map { Set(urls[$0]).subtracting(one[$0].urls).count }
         let foreign = (0..<3).map { Set(one[$0].urls).subtracting(urls[$0]).count }
         if missing.reduce(0, +) > 0 {
-            Issue.record("""
+            recordIssue("""
                 three loads got \(one.map(\.urls.count)) URLs, expected 100 each: \(missing) missing, \
                 although every source had reported them before completion ran. Read "Work the group \
                 does not know about" in the lesson.
                 """)
         } else {
-            #expect(foreign == [0, 0, 0] && one.map(\.urls.count) == [100, 100, 100], """
+            verify(foreign == [0, 0, 0] && one.map(\.urls.count) == [100, 100, 100], """
                 three loads got \(one.map(\.urls.count)) URLs, expected 100 each, every load only its own \
                 (\(foreign) came from another load). Does the list live in the library, shared by every \
                 load? Each load needs a list of its own.
@@ -341,7 +341,7 @@ struct Exercise2_3Tests {
             return
         }
         guard nestedArrived.wait("the second load, started from completion, did not call its completion within 2 s") else { return }
-        #expect(nested.all.map(\.count) == [5], "the second load must deliver the source's 5 URLs once; it delivered \(nested.all.map(\.count))")
+        verify(nested.all.map(\.count) == [5], "the second load must deliver the source's 5 URLs once; it delivered \(nested.all.map(\.count))")
     }
 }
 
@@ -351,7 +351,7 @@ private func expectOneDelivery(
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
     if let problem = deliveryProblem(deliveries, of: expected) {
-        Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation)
+        recordIssue(Comment(rawValue: problem), sourceLocation: sourceLocation)
     }
 }
 
@@ -469,13 +469,13 @@ extension Exercise2_3Tests {
             arrived.fire()
         }) else { return }
         guard let request = slow.requests.all.first else {
-            Issue.record("load did not ask the slow source to enumerate before it returned; it must ask every source")
+            recordIssue("load did not ask the slow source to enumerate before it returned; it must ask every source")
             return
         }
         let handlers = Unchecked(request)
         guard answer("the slow source reporting 5 URLs", { for i in 0..<5 { handlers.value.found(video(0, i)) } }) else { return }
         if arrived.happens(within: 1.6) {
-            Issue.record("""
+            recordIssue("""
                 completion ran (with \(delivered.all.map(\.urls.count)) URLs) while a source had not called \
                 done for less than 1.6 s. A `wait(timeout:)` whose timing out is ignored — or only \
                 printed — goes on as if every source had finished; completion must wait for every \
@@ -510,7 +510,7 @@ extension Exercise2_3Tests {
         }
         let requests = Unchecked(held.compactMap { $0.requests.all.first })
         guard requests.value.count == 4 else {
-            Issue.record("load asked \(requests.value.count) of 4 sources to enumerate before it returned; it must ask every source")
+            recordIssue("load asked \(requests.value.count) of 4 sources to enumerate before it returned; it must ask every source")
             busy.release()
             return
         }
@@ -540,7 +540,7 @@ extension Exercise2_3Tests {
         busy.release()
         guard arrivedEarly || arrived.wait("completion was not called within 2 s after all 4 sources had finished") else { return }
         settle(target, "after completion ran")
-        #expect(unmarkedSeen.all == [0], """
+        verify(unmarkedSeen.all == [0], """
             completion ran \(unmarkedSeen.count) times and saw \(unmarkedSeen.all) sources' writes missing; it \
             must run once, after every source's done, and see what each source wrote before calling done
             """)
@@ -576,7 +576,7 @@ extension Exercise2_3Tests {
         }
         let requests = Unchecked(held.compactMap { $0.requests.all.first })
         guard requests.value.count == 2 else {
-            Issue.record("each of two libraries must ask its source to enumerate before load returns (\(requests.value.count) of 2 did)")
+            recordIssue("each of two libraries must ask its source to enumerate before load returns (\(requests.value.count) of 2 did)")
             return
         }
         // Library 2's source reports first but finishes last; library 1's reports and finishes.
@@ -595,7 +595,7 @@ extension Exercise2_3Tests {
         settle(targets[2], "after a load was started from library 1's completion")
         busy[2].release()
         guard arrived[2].wait("a load started from another library's completion did not complete within 2 s") else { return }
-        #expect(thirdReturned.all == [true], "a load started from inside another library's completion did not return within 1 s")
+        verify(thirdReturned.all == [true], "a load started from inside another library's completion did not return within 1 s")
         guard answer("library 2's source finishing", { requests.value[1].done(nil) }) else { return }
         settle(targets[1], "after library 2's source had finished")
         busy[1].release()
@@ -604,7 +604,7 @@ extension Exercise2_3Tests {
         let expected = [(0..<20).map { video(0, $0) }, (0..<20).map { video(1, $0) }, (0..<5).map { video(2, $0) }]
         for n in 0..<3 {
             if let problem = deliveryProblem(delivered[n].all, of: expected[n]) {
-                Issue.record(Comment(rawValue: "library \(n + 1) of 3, loading at the same time as the others: \(problem)"))
+                recordIssue(Comment(rawValue: "library \(n + 1) of 3, loading at the same time as the others: \(problem)"))
             }
         }
     }
@@ -687,7 +687,7 @@ extension Exercise2_3Tests {
         }) else { return }
         let parked = Unchecked(held.map { $0.requests.all })
         guard parked.value.allSatisfy({ $0.count == earlier }) else {
-            Issue.record("\(earlier) loads asked their 2 sources \(parked.value.map(\.count)) times; each load must ask every source once")
+            recordIssue("\(earlier) loads asked their 2 sources \(parked.value.map(\.count)) times; each load must ask every source once")
             return
         }
         // Request r of source s reports the 3 clips of folder 2r + s, then says it is done.
@@ -723,7 +723,7 @@ extension Exercise2_3Tests {
         let folders = delivered.all.map { urls in Dictionary(grouping: urls, by: { $0.deletingLastPathComponent().lastPathComponent }) }
         let whole = folders.allSatisfy { $0.count == 2 && $0.values.allSatisfy { $0.count == 3 && Set($0).count == 3 } }
         let seen = folders.flatMap(\.keys)
-        #expect(delivered.count == loads && whole && Set(seen).count == 2 * loads && seen.count == 2 * loads, """
+        verify(delivered.count == loads && whole && Set(seen).count == 2 * loads && seen.count == 2 * loads, """
             with \(pair.testDescription) at the same moment, \(loads) loads completed \(delivered.count) times; \
             each must complete once, with the 3 URLs of each of its 2 sources and nothing of another load's
             """)

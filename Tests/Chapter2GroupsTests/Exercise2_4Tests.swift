@@ -68,14 +68,14 @@ struct Exercise2_4Tests {
             guard started.wait("waitForAll did not start all 200 functions within 2 s") else { return }
         }
         if call.returned.happens(within: 0.1) {
-            Issue.record("waitForAll returned (\(call.results)) while 200 functions had not called back yet; it must block until they have")
+            recordIssue("waitForAll returned (\(call.results)) while 200 functions had not called back yet; it must block until they have")
             held.releaseAll(threads: 4, "calling back 200 times from 4 threads")
             return
         }
         held.releaseAll(threads: 4, "calling back 200 times from 4 threads")
         guard call.returned.wait("waitForAll did not return within 2 s of the last callback, although its timeout was 5 s away") else { return }
-        #expect(call.results == [true], "every function called back in time, so waitForAll must return true")
-        #expect(call.outcome.all.allSatisfy { $0.early }, "waitForAll returned only at its deadline; it must return as soon as the last function has called back")
+        verify(call.results == [true], "every function called back in time, so waitForAll must return true")
+        verify(call.outcome.all.allSatisfy { $0.early }, "waitForAll returned only at its deadline; it must return as soon as the last function has called back")
     }
 
     @Test("gives up at the timeout and returns false when a function never calls back")
@@ -88,9 +88,9 @@ struct Exercise2_4Tests {
             never.releaseAll(threads: 1, "unblocking the thread left waiting")
             return
         }
-        #expect(call.results == [false], "a function never called back, so waitForAll must return false")
-        #expect(call.outcome.all.allSatisfy { !$0.early }, "waitForAll returned well before the deadline; it must give the functions until then to call back")
-        #expect(call.outcome.all.allSatisfy { !$0.late }, "waitForAll returned more than 0.5 s after its deadline; it must give up at the deadline it was given")
+        verify(call.results == [false], "a function never called back, so waitForAll must return false")
+        verify(call.outcome.all.allSatisfy { !$0.early }, "waitForAll returned well before the deadline; it must give the functions until then to call back")
+        verify(call.outcome.all.allSatisfy { !$0.late }, "waitForAll returned more than 0.5 s after its deadline; it must give up at the deadline it was given")
     }
 
     @Test("a function that drops its callback without calling it: false, by the deadline")
@@ -104,11 +104,11 @@ struct Exercise2_4Tests {
             with a deadline 0.3 s from now, while one function had dropped its callback without calling \
             it (so it will never call back),
             """) else { return }
-        #expect(call.results == [false], """
+        verify(call.results == [false], """
             a function released its callback without ever calling it, yet waitForAll returned true: \
             only functions that called back count as finished.
             """)
-        #expect(call.outcome.all.allSatisfy { !$0.late }, "waitForAll returned more than 0.5 s after its deadline")
+        verify(call.outcome.all.allSatisfy { !$0.late }, "waitForAll returned more than 0.5 s after its deadline")
     }
 
     @Test("callbacks made before the functions return, and an empty list: true at once")
@@ -116,8 +116,8 @@ struct Exercise2_4Tests {
         for functions in [[], Array(repeating: fakeWork(.synchronous), count: 3)] {
             let call = WaitCall(functions, timeout: .now() + 5)
             guard call.returned.wait("waitForAll with \(functions.count) functions that had all called back did not return within 2 s") else { return }
-            #expect(call.results == [true], "with \(functions.count) functions that all called back, waitForAll must return true")
-            #expect(call.outcome.all.allSatisfy { $0.early }, "with \(functions.count) functions that had all called back, waitForAll waited for its deadline; it must return at once")
+            verify(call.results == [true], "with \(functions.count) functions that all called back, waitForAll must return true")
+            verify(call.outcome.all.allSatisfy { $0.early }, "with \(functions.count) functions that had all called back, waitForAll waited for its deadline; it must return at once")
         }
     }
 
@@ -171,7 +171,7 @@ extension Exercise2_4Tests {
         guard ready.returned.wait("waitForAll with \(edge.testDescription), whose 2 functions had both called back, did not return within 2 s") else { return }
         // (At a deadline already passed, an answer whose wait hears of the last callback through
         // a notify block may not have heard yet: only later deadlines demand true.)
-        #expect(edge == .past || edge == .now || ready.results == [true], """
+        verify(edge == .past || edge == .now || ready.results == [true], """
             with \(edge.testDescription), waitForAll returned \(ready.results) although every function had \
             called back before it returned: it must return true — the deadline matters only while a \
             callback is still owed
@@ -186,17 +186,17 @@ extension Exercise2_4Tests {
                 never.releaseAll(threads: 1, "unblocking the thread left waiting")
                 return
             }
-            #expect(call.results == [false], "with \(edge.testDescription) and a function that never called back, waitForAll must return false")
+            verify(call.results == [false], "with \(edge.testDescription) and a function that never called back, waitForAll must return false")
             // A deadline already past is more than 0.5 s gone before the call: the bound above
             // (0.7 s from the call) holds it.
-            #expect(edge == .past || call.outcome.all.allSatisfy { !$0.late }, "with \(edge.testDescription), waitForAll returned more than 0.5 s after its deadline")
-            #expect(call.outcome.all.allSatisfy { !$0.early }, "with \(edge.testDescription), waitForAll gave up well before its deadline")
+            verify(edge == .past || call.outcome.all.allSatisfy { !$0.late }, "with \(edge.testDescription), waitForAll returned more than 0.5 s after its deadline")
+            verify(call.outcome.all.allSatisfy { !$0.early }, "with \(edge.testDescription), waitForAll gave up well before its deadline")
         } else {
             // One function calls back only after 1.6 s, from another thread: true, once it has.
             let slow = HeldCallbacks()
             let call = WaitCall([fakeWork(.synchronous), slow.work, fakeWork(.asynchronous)], timeout: edge.time)
             if call.returned.happens(within: 1.6) {
-                Issue.record("""
+                recordIssue("""
                     with \(edge.testDescription), waitForAll returned \(call.results) while a function had \
                     held its callback for less than 1.6 s: it must keep waiting until that deadline. A \
                     shorter `wait(timeout:)` of your own gives up too early.
@@ -206,7 +206,7 @@ extension Exercise2_4Tests {
             }
             slow.releaseAll(threads: 1, "calling back after 1.6 s")
             guard call.returned.wait("waitForAll with \(edge.testDescription) did not return within 2 s of the last callback") else { return }
-            #expect(call.results == [true], "with \(edge.testDescription), every function called back in time, so waitForAll must return true")
+            verify(call.results == [true], "with \(edge.testDescription), every function called back in time, so waitForAll must return true")
         }
     }
 
@@ -241,8 +241,8 @@ extension Exercise2_4Tests {
         let returnedEarly = returned.happens(within: 0.2)
         held.releaseAll(threads: 4, "calling back 8 functions from 4 threads")
         guard returnedEarly || returned.wait("waitForAll did not return within 2 s of the last callback, although its timeout was 5 s away") else { return }
-        #expect(seen.all.map(\.result) == [true], "every function called back in time, so waitForAll must return true")
-        #expect(seen.all.map(\.unmarked) == [0], "once waitForAll returned, \(seen.all.map(\.unmarked)) of the functions' writes were missing; it must return only after every callback")
+        verify(seen.all.map(\.result) == [true], "every function called back in time, so waitForAll must return true")
+        verify(seen.all.map(\.unmarked) == [0], "once waitForAll returned, \(seen.all.map(\.unmarked)) of the functions' writes were missing; it must return only after every callback")
     }
 
     @Test("two calls at once, one made from inside the other's function: each waits for its own functions only")
@@ -257,12 +257,12 @@ extension Exercise2_4Tests {
         let outer = WaitCall([heldOuter.work, nested], timeout: .now() + 5)
         let other = WaitCall([heldOther.work], timeout: .now() + 5)
         guard other.returned.happens(within: 0.2) == false, outer.returned.happens(within: 0.1) == false else {
-            Issue.record("waitForAll returned (\(outer.results), \(other.results)) while a function had not called back; it must block until every function has")
+            recordIssue("waitForAll returned (\(outer.results), \(other.results)) while a function had not called back; it must block until every function has")
             heldOuter.releaseAll(threads: 1, "unblocking")
             heldOther.releaseAll(threads: 1, "unblocking")
             return
         }
-        #expect(inner.all == [true], """
+        verify(inner.all == [true], """
             a waitForAll made from inside another one's function, whose 2 functions called back at \
             once, returned \(inner.all) (within its 1 s deadline): it must return true. Is the group or \
             the count shared between calls (a `static` or global)? Every call needs its own.
@@ -277,13 +277,13 @@ extension Exercise2_4Tests {
             return
         }
         if other.returned.happens(within: 0.1) {
-            Issue.record("a waitForAll returned although its one function had not called back: its count was mixed with another call's, or it does not wait for callbacks")
+            recordIssue("a waitForAll returned although its one function had not called back: its count was mixed with another call's, or it does not wait for callbacks")
             heldOther.releaseAll(threads: 1, "unblocking the other call")
             return
         }
         heldOther.releaseAll(threads: 1, "calling back the other call's function")
         guard other.returned.wait("waitForAll did not return within 2 s of its one callback") else { return }
-        #expect(outer.results == [true] && other.results == [true], "both calls had every callback in time, so both must return true; they returned \(outer.results) and \(other.results)")
+        verify(outer.results == [true] && other.results == [true], "both calls had every callback in time, so both must return true; they returned \(outer.results) and \(other.results)")
     }
 
     @Test("every pair of operations at the same moment: waitForAll, and a callback owed to another waitForAll", arguments: OperationPair.every(of: operations))
@@ -295,7 +295,7 @@ extension Exercise2_4Tests {
         let park: FunctionWithCallback = { done in held.append(done) }
         let earlier = (0..<iterations).map { _ in WaitCall([park, park], timeout: .now() + 10) }
         guard eventually({ held.count == 2 * iterations }) else {
-            Issue.record("\(iterations) calls of waitForAll started \(held.count) of their \(2 * iterations) functions within 2 s")
+            recordIssue("\(iterations) calls of waitForAll started \(held.count) of their \(2 * iterations) functions within 2 s")
             for callback in held.all { callback() }
             return
         }
@@ -318,7 +318,7 @@ extension Exercise2_4Tests {
             guard call.returned.wait("call \(n + 1) of \(iterations) did not return within 2 s of its last callback") else { return }
         }
         let earlierResults = earlier.flatMap(\.results)
-        #expect(results.all.allSatisfy { $0 } && earlierResults.allSatisfy { $0 } && earlierResults.count == iterations, """
+        verify(results.all.allSatisfy { $0 } && earlierResults.allSatisfy { $0 } && earlierResults.count == iterations, """
             with \(pair.testDescription) at the same moment, every function called back in time, yet \
             \(results.all.filter { !$0 }.count + earlierResults.filter { !$0 }.count) calls of waitForAll returned false; \
             each must return true

@@ -64,17 +64,15 @@ struct Exercise3_1Tests {
                 // The first modal stays up for more than a second, the others briefly.
                 let start = Date()
                 let shownTooSoon = screen.waitUntilShown(index + 2, seconds: index == 0 ? Self.longHold : 0.15)
-                #expect(!shownTooSoon,
-                        "modal \(modals[index + 1].name) was shown \(duration(since: start)) after modal \(modal.name), while \(modal.name) was still on screen — the next modal must wait until the one before it calls its dismissAction, however long that takes.\(timedWaitHint(since: start))")
+                verify(!shownTooSoon, "modal \(modals[index + 1].name) was shown \(duration(since: start)) after modal \(modal.name), while \(modal.name) was still on screen — the next modal must wait until the one before it calls its dismissAction, however long that takes.\(timedWaitHint(since: start))")
             }
             screen.dismiss(modal)
         }
         let shown = screen.shownNames, mostAtOnce = screen.mostAtOnce
-        #expect(shown == ["A", "B", "C"], "modals were shown in the order \(shown); they must be shown first come, first served")
-        #expect(mostAtOnce == 1, "\(mostAtOnce) modals were on screen at the same time; there must never be more than one")
-        #expect(screen.dismissedWithoutAction.isEmpty,
-                "modals \(screen.dismissedWithoutAction) were dismissed but had no dismissAction — the presenter must set it before showing the modal, so that the modal can say it is gone")
-        #expect(screen.shownOffTheUIQueue.isEmpty, "modals \(screen.shownOffTheUIQueue) were shown off the UI queue; call the screen only on `ui`")
+        verify(shown == ["A", "B", "C"], "modals were shown in the order \(shown); they must be shown first come, first served")
+        verify(mostAtOnce == 1, "\(mostAtOnce) modals were on screen at the same time; there must never be more than one")
+        verify(screen.dismissedWithoutAction.isEmpty, "modals \(screen.dismissedWithoutAction) were dismissed but had no dismissAction — the presenter must set it before showing the modal, so that the modal can say it is gone")
+        verify(screen.shownOffTheUIQueue.isEmpty, "modals \(screen.shownOffTheUIQueue) were shown off the UI queue; call the screen only on `ui`")
     }
 
     @Test("100 modals from four threads: never two on screen, each shown once, each thread's in order",
@@ -98,17 +96,17 @@ struct Exercise3_1Tests {
         }
         let shown = screen.shownNames
         let mostAtOnce = screen.mostAtOnce
-        #expect(mostAtOnce == 1, "\(mostAtOnce) modals were on screen at the same time; there must never be more than one")
+        verify(mostAtOnce == 1, "\(mostAtOnce) modals were on screen at the same time; there must never be more than one")
         let shownOnce = shown.count == 100 && Set(shown).count == 100
-        #expect(shownOnce, "\(shown.count) presentations of \(Set(shown).count) different modals; each of the 100 must be shown exactly once")
+        verify(shownOnce, "\(shown.count) presentations of \(Set(shown).count) different modals; each of the 100 must be shown exactly once")
         for thread in 0..<4 {
             let inOrder = shown.filter { $0.hasPrefix("\(thread)-") } == (0..<25).map { "\(thread)-\($0)" }
-            #expect(inOrder, "thread \(thread)'s modals were not shown in the order it asked for them")
+            verify(inOrder, "thread \(thread)'s modals were not shown in the order it asked for them")
         }
         let withoutAction = screen.dismissedWithoutAction.count
-        #expect(withoutAction == 0, "\(withoutAction) modals were dismissed but had no dismissAction — set it before showing the modal, so that the modal can say it is gone")
+        verify(withoutAction == 0, "\(withoutAction) modals were dismissed but had no dismissAction — set it before showing the modal, so that the modal can say it is gone")
         let offQueue = screen.shownOffTheUIQueue.count
-        #expect(offQueue == 0, "\(offQueue) modals were shown off the UI queue; call the screen only on `ui`")
+        verify(offQueue == 0, "\(offQueue) modals were shown off the UI queue; call the screen only on `ui`")
     }
 
     // The tests below call present(_:) on the UI queue. An answer that uses `ui.sync` there stops
@@ -261,7 +259,7 @@ struct Exercise3_1Tests {
                 let got = shown.filter { $0.hasPrefix("\(thread)-") }
                 guard got == asked else {
                     let first = zip(got, asked).first { $0 != $1 }.map { " (\($0.0) came where \($0.1) belonged)" } ?? ""
-                    Issue.record(Comment(rawValue: "thread \(thread)'s modals were not shown in the order it asked for them\(first), in round \(round + 1) of \(rounds) — they must be shown first come, first served. Requests that wait for the screen side by side, on a concurrent queue such as `DispatchQueue.global()`, go in whatever order they reach `wait()`: keep them on one private serial queue, which asks for the screen one request at a time, in order."))
+                    recordIssue(Comment(rawValue: "thread \(thread)'s modals were not shown in the order it asked for them\(first), in round \(round + 1) of \(rounds) — they must be shown first come, first served. Requests that wait for the screen side by side, on a concurrent queue such as `DispatchQueue.global()`, go in whatever order they reach `wait()`: keep them on one private serial queue, which asks for the screen one request at a time, in order."))
                     return
                 }
             }
@@ -335,8 +333,7 @@ struct Exercise3_1Tests {
             return
         }
         let got = seen.all.map { "\($0.modal): \($0.note)" }
-        #expect(got == ["1: 1", "2: 2", "3: 3", "4: 4"],
-                "the screen saw \(got) — what the caller wrote before present(_:) must be what the screen sees")
+        verify(got == ["1: 1", "2: 2", "3: 3", "4: 4"], "the screen saw \(got) — what the caller wrote before present(_:) must be what the screen sees")
     }
 
     @Test("two presenters at once: the second one's modal, asked for from the first one's screen, is shown while the first one's is up")

@@ -64,10 +64,9 @@ struct Exercise3_2Tests {
 
         for caller in 1...3 {
             let got = answers.all.filter { $0.caller == caller }.map(\.podcasts)
-            #expect(got == [[Podcast(title: "Episode \(caller)")]],
-                    "caller \(caller) got \(got); it must get the answer of its own request (the \(caller). one, as requests go out in the order of the calls), exactly once")
+            verify(got == [[Podcast(title: "Episode \(caller)")]], "caller \(caller) got \(got); it must get the answer of its own request (the \(caller). one, as requests go out in the order of the calls), exactly once")
         }
-        #expect(api.requests == 3, "the server got \(api.requests) requests for 3 calls")
+        verify(api.requests == 3, "the server got \(api.requests) requests for 3 calls")
     }
 
     @Test("while a request is in flight, however long, callers return at once, the next request waits, and each answer reaches its caller at once")
@@ -93,8 +92,7 @@ struct Exercise3_2Tests {
                 // The first request stays in flight for more than a second, the second briefly.
                 let start = Date()
                 let startedTooSoon = api.waitUntilStarted(request + 1, seconds: request == 1 ? Self.longHold : 0.1)
-                #expect(!startedTooSoon,
-                        "request \(request + 1) reached the server \(duration(since: start)) after request \(request), while request \(request) was still in flight — only one request may be in flight at a time, however long its answer takes.\(timedWaitHint(since: start))")
+                verify(!startedTooSoon, "request \(request + 1) reached the server \(duration(since: start)) after request \(request), while request \(request) was still in flight — only one request may be in flight at a time, however long its answer takes.\(timedWaitHint(since: start))")
             }
             api.answerOldest()
             let later = request < 3 ? ", while request \(request + 1) was in flight" : ""
@@ -103,9 +101,8 @@ struct Exercise3_2Tests {
             else { return }
         }
         let got = answers.all.map { "\($0.caller): \($0.title)" }
-        #expect(got == ["1: Episode 1", "2: Episode 2", "3: Episode 3"],
-                "the completions got \(got); each caller must get its own request's answer, exactly once, and requests go out in the order of the calls")
-        #expect(api.mostInFlight == 1, "\(api.mostInFlight) requests were in flight at once; at most one may be")
+        verify(got == ["1: Episode 1", "2: Episode 2", "3: Episode 3"], "the completions got \(got); each caller must get its own request's answer, exactly once, and requests go out in the order of the calls")
+        verify(api.mostInFlight == 1, "\(api.mostInFlight) requests were in flight at once; at most one may be")
     }
 
     @Test("200 calls from four threads: one request in flight at a time, each thread's in order, every caller answered once")
@@ -122,16 +119,16 @@ struct Exercise3_2Tests {
         }) else { return }
         guard answers.wait(for: 200, "not every caller got an answer within 2 s — \(Self.stuck)") else { return }
 
-        #expect(api.mostInFlight == 1, "\(api.mostInFlight) requests were in flight at once; at most one may be")
-        #expect(api.requests == 200, "the server got \(api.requests) requests for 200 calls")
+        verify(api.mostInFlight == 1, "\(api.mostInFlight) requests were in flight at once; at most one may be")
+        verify(api.requests == 200, "the server got \(api.requests) requests for 200 calls")
         let all = answers.all
         let episodes = all.map(\.episode)
         let eachOnce = all.count == 200 && Set(episodes).count == 200
-        #expect(eachOnce, "\(all.count) completions carried \(Set(episodes).count) different answers; each request's answer goes to exactly one caller")
+        verify(eachOnce, "\(all.count) completions carried \(Set(episodes).count) different answers; each request's answer goes to exactly one caller")
         for thread in 0..<4 {
             let mine = all.filter { $0.thread == thread }.sorted { $0.iteration < $1.iteration }
             let inOrder = mine.map(\.iteration) == Array(0..<50) && mine.map(\.episode) == mine.map(\.episode).sorted()
-            #expect(inOrder, "thread \(thread)'s calls were not answered once each, in the order it made them: its requests must reach the server in that order")
+            verify(inOrder, "thread \(thread)'s calls were not answered once each, in the order it made them: its requests must reach the server in that order")
         }
     }
 
@@ -294,12 +291,12 @@ struct Exercise3_2Tests {
             }
         }) else { return }
         guard answers.wait(for: 40, "not every caller got an answer within 2 s, the server delivering its answers on \(form.testDescription) — \(Self.stuck)") else { return }
-        #expect(api.mostInFlight == 1, "\(api.mostInFlight) requests were in flight at once, the server delivering its answers on \(form.testDescription); at most one may be")
+        verify(api.mostInFlight == 1, "\(api.mostInFlight) requests were in flight at once, the server delivering its answers on \(form.testDescription); at most one may be")
         let all = answers.all
-        #expect(Set(all.map(\.episode)).count == 40, "40 completions carried \(Set(all.map(\.episode)).count) different answers, the server delivering on \(form.testDescription); each request's answer goes to exactly one caller")
+        verify(Set(all.map(\.episode)).count == 40, "40 completions carried \(Set(all.map(\.episode)).count) different answers, the server delivering on \(form.testDescription); each request's answer goes to exactly one caller")
         for thread in 0..<4 {
             let mine = all.filter { $0.thread == thread }.sorted { $0.iteration < $1.iteration }
-            #expect(mine.map(\.episode) == mine.map(\.episode).sorted(), "thread \(thread)'s requests did not reach the server in the order of its calls")
+            verify(mine.map(\.episode) == mine.map(\.episode).sorted(), "thread \(thread)'s requests did not reach the server in the order of its calls")
         }
     }
 
@@ -331,17 +328,17 @@ struct Exercise3_2Tests {
             }
             if request < count, !overlapped, server.waitUntilStarted(request + 1, seconds: 0.1) {
                 overlapped = true
-                Issue.record(Comment(rawValue: "request \(request + 1) reached the server while request \(request) was still in flight — only one request may be in flight at a time"))
+                recordIssue(Comment(rawValue: "request \(request + 1) reached the server while request \(request) was still in flight — only one request may be in flight at a time"))
             }
             server.answer(request, write: !overlapped)
         }
         guard answers.wait(for: count, "not every caller got an answer within 2 s — \(Self.stuck)") else { return }
         let seen = server.requests
         let notes = seen.map(\.sawNote)
-        #expect(notes == Array(1...count), "the requests saw the callers' data \(notes); each request must see what its caller wrote before calling fetchAudioList")
+        verify(notes == Array(1...count), "the requests saw the callers' data \(notes); each request must see what its caller wrote before calling fetchAudioList")
         if !overlapped {
             let previous = seen.map(\.sawAnswered)
-            #expect(previous == Array(0..<count), "each request saw, as the last answered request, \(previous); the next request must see what the previous answer left in the server")
+            verify(previous == Array(0..<count), "each request saw, as the last answered request, \(previous); the next request must see what the previous answer left in the server")
         }
     }
 
@@ -379,7 +376,7 @@ struct Exercise3_2Tests {
             recordTimeout("the second service's next request, asked for from its completion, did not reach its server within 2 s, while the first service's request was in flight. \(shared)")
             return
         }
-        #expect(first.requests == 1, "the first service sent \(first.requests) requests while its first one was in flight; one at a time, whatever another service does")
+        verify(first.requests == 1, "the first service sent \(first.requests) requests while its first one was in flight; one at a time, whatever another service does")
         second.answerOldest()
         first.answerOldest()
         guard first.waitUntilStarted(2) else {
@@ -388,8 +385,7 @@ struct Exercise3_2Tests {
         }
         first.answerOldest()
         guard answers.wait(for: 4, "not every caller of the two services got an answer within 2 s") else { return }
-        #expect(Set(answers.all) == ["first: Episode 1", "second: Episode 1", "second again: Episode 2", "first again: Episode 2"],
-                "the callers of two services got \(answers.all.sorted()); each must get its own service's answer")
+        verify(Set(answers.all) == ["first: Episode 1", "second: Episode 1", "second again: Episode 2", "first again: Episode 2"], "the callers of two services got \(answers.all.sorted()); each must get its own service's answer")
     }
 
     @Test("the service may go away with requests waiting: every caller still gets its answer, one request in flight at a time")

@@ -54,14 +54,13 @@ struct Exercise3_3Tests {
             }
         ) else { return }
         let onCaller = jobs.startedOnCallersThread
-        #expect(onCaller.isEmpty,
-                "jobs \(onCaller) ran on the thread that called run(_:), inside that call; run(_:) must only schedule a job — start it on the limiter's own queue")
+        verify(onCaller.isEmpty, "jobs \(onCaller) ran on the thread that called run(_:), inside that call; run(_:) must only schedule a job — start it on the limiter's own queue")
         guard jobs.waitUntilStarted(2) else {
             let started = jobs.started.count
             if started == 0 {
                 recordTimeout("no job started within 2 s of run(_:), with 2 slots free — is the first job waiting for a place nobody gives back?")
             } else {
-                Issue.record(Comment(rawValue: "only \(started) of the first 2 jobs started within 2 s, with 2 slots free and no job done yet — with maxConcurrent 2, two jobs must run at the same time. Does the limiter wait for a job's done() before it starts the next one, even with a slot free?"))
+                recordIssue(Comment(rawValue: "only \(started) of the first 2 jobs started within 2 s, with 2 slots free and no job done yet — with maxConcurrent 2, two jobs must run at the same time. Does the limiter wait for a job's done() before it starts the next one, even with a slot free?"))
             }
             return
         }
@@ -69,8 +68,7 @@ struct Exercise3_3Tests {
             // The first two jobs stay running for more than a second, then each step is brief.
             let start = Date()
             let startedEarly = jobs.waitUntilStarted(finished + 2, seconds: finished == 1 ? Self.longHold : 0.1)
-            #expect(!startedEarly,
-                    "job \(finished + 2) started \(duration(since: start)) after jobs \(finished) and \(finished + 1), while both were still running (neither had called done()) — with maxConcurrent 2, a slot is free only when a job calls done(), however long that takes.\(timedWaitHint(since: start))")
+            verify(!startedEarly, "job \(finished + 2) started \(duration(since: start)) after jobs \(finished) and \(finished + 1), while both were still running (neither had called done()) — with maxConcurrent 2, a slot is free only when a job calls done(), however long that takes.\(timedWaitHint(since: start))")
             jobs.finishOldest()
             guard jobs.waitUntilStarted(finished + 2) else {
                 recordTimeout("job \(finished + 2) did not start within 2 s of a running job calling done() — does done() give its slot back?")
@@ -83,8 +81,8 @@ struct Exercise3_3Tests {
             return
         }
         let order = jobs.started, mostAtOnce = jobs.mostAtOnce
-        #expect(order == [1, 2, 3, 4, 5], "jobs started in the order \(order); they must start in the order run(_:) was called")
-        #expect(mostAtOnce == 2, "\(mostAtOnce) jobs were running at the same time; with maxConcurrent 2 there may be 2, never more")
+        verify(order == [1, 2, 3, 4, 5], "jobs started in the order \(order); they must start in the order run(_:) was called")
+        verify(mostAtOnce == 2, "\(mostAtOnce) jobs were running at the same time; with maxConcurrent 2 there may be 2, never more")
     }
 
     @Test("200 jobs from four threads: never more than 3 at once, each runs once, each thread's in order")
@@ -103,15 +101,15 @@ struct Exercise3_3Tests {
         }
         let started = jobs.started
         let mostAtOnce = jobs.mostAtOnce
-        #expect(mostAtOnce <= 3, "\(mostAtOnce) jobs were running at the same time; maxConcurrent is 3 — a slot is free only when a job calls done()")
+        verify(mostAtOnce <= 3, "\(mostAtOnce) jobs were running at the same time; maxConcurrent is 3 — a slot is free only when a job calls done()")
         let eachOnce = started.count == 200 && Set(started).count == 200
-        #expect(eachOnce, "\(started.count) starts of \(Set(started).count) different jobs; each of the 200 must run exactly once")
+        verify(eachOnce, "\(started.count) starts of \(Set(started).count) different jobs; each of the 200 must run exactly once")
         for thread in 0..<4 {
             let inOrder = started.filter { $0 / 1_000 == thread } == (0..<50).map { thread * 1_000 + $0 }
-            #expect(inOrder, "thread \(thread)'s jobs did not start in the order it called run(_:)")
+            verify(inOrder, "thread \(thread)'s jobs did not start in the order it called run(_:)")
         }
         let onCaller = jobs.startedOnCallersThread.count
-        #expect(onCaller == 0, "\(onCaller) jobs ran on a thread that called run(_:), inside that call; run(_:) must only schedule a job — start it on the limiter's own queue")
+        verify(onCaller == 0, "\(onCaller) jobs ran on a thread that called run(_:), inside that call; run(_:) must only schedule a job — start it on the limiter's own queue")
     }
 
     @Test("two threads calling run(_:) at the same moment for the last free slot, round after round, never get more than 3 jobs running", .runsAlone)
@@ -137,7 +135,7 @@ struct Exercise3_3Tests {
             if jobs.started.isEmpty {
                 recordTimeout("no job started within 2 s of two run(_:) calls, with 3 slots free")
             } else {
-                Issue.record(Comment(rawValue: "only \(jobs.started.count) of 2 jobs started within 2 s, with 3 slots free and no job done yet — the limiter must run up to maxConcurrent jobs at the same time"))
+                recordIssue(Comment(rawValue: "only \(jobs.started.count) of 2 jobs started within 2 s, with 3 slots free and no job done yet — the limiter must run up to maxConcurrent jobs at the same time"))
             }
             return
         }
@@ -197,11 +195,10 @@ struct Exercise3_3Tests {
             }
         }
         let mostAtOnce = jobs.mostAtOnce
-        #expect(mostAtOnce <= 3,
-                "\(mostAtOnce) jobs were running at the same time, two callers having called run(_:) at the same moment for the last free slot (round \(played)); maxConcurrent is 3. A slot is free only when its job calls done() — and when two callers find the last slot free together, only one may take it: checking for a free slot and taking it must be one step")
+        verify(mostAtOnce <= 3, "\(mostAtOnce) jobs were running at the same time, two callers having called run(_:) at the same moment for the last free slot (round \(played)); maxConcurrent is 3. A slot is free only when its job calls done() — and when two callers find the last slot free together, only one may take it: checking for a free slot and taking it must be one step")
         let started = jobs.started
         let eachOnce = Set(started).count == started.count
-        #expect(eachOnce, "\(started.count) starts of \(Set(started).count) different jobs; each job must run exactly once")
+        verify(eachOnce, "\(started.count) starts of \(Set(started).count) different jobs; each job must run exactly once")
     }
 
     @Test("done() called from four threads at the same moment gives back one slot each")
@@ -229,14 +226,14 @@ struct Exercise3_3Tests {
             if count == 0 {
                 recordTimeout("no job started within 2 s of run(_:), with \(slots) slots free")
             } else {
-                Issue.record(Comment(rawValue: "\(count) of the first \(slots) jobs started within 2 s, with \(slots) slots free — the limiter must run up to maxConcurrent jobs at the same time"))
+                recordIssue(Comment(rawValue: "\(count) of the first \(slots) jobs started within 2 s, with \(slots) slots free — the limiter must run up to maxConcurrent jobs at the same time"))
             }
             return
         }
         usleep(1_000)
         let runningBefore = held.count
         guard runningBefore == slots else {
-            Issue.record(Comment(rawValue: "\(runningBefore) jobs were running at the same time, none of them done; maxConcurrent is \(slots) — a slot is free only when a job calls done()"))
+            recordIssue(Comment(rawValue: "\(runningBefore) jobs were running at the same time, none of them done; maxConcurrent is \(slots) — a slot is free only when a job calls done()"))
             return
         }
         guard held.releaseAll(threads: 4, "\(slots) done() calls from 4 threads at once") else { return }
@@ -245,8 +242,8 @@ struct Exercise3_3Tests {
             return
         }
         let mostAtOnce = meter.maximum
-        #expect(mostAtOnce <= slots, "\(mostAtOnce) jobs were running at the same time; maxConcurrent is \(slots)")
-        #expect(started.count == 2 * slots, "\(started.count) jobs started; expected \(2 * slots), each once")
+        verify(mostAtOnce <= slots, "\(mostAtOnce) jobs were running at the same time; maxConcurrent is \(slots)")
+        verify(started.count == 2 * slots, "\(started.count) jobs started; expected \(2 * slots), each once")
     }
 
     // The tests below have jobs call done() before they return, and call run(_:) from jobs. An
@@ -377,7 +374,7 @@ struct Exercise3_3Tests {
             if count == 0 {
                 recordTimeout("no job started within 2 s of run(_:), with \(limit) slots free")
             } else {
-                Issue.record(Comment(rawValue: "\(count) of the first \(doneCalls) jobs started within 2 s, with \(limit) slots free and none of them done — the limiter must run up to maxConcurrent jobs at the same time"))
+                recordIssue(Comment(rawValue: "\(count) of the first \(doneCalls) jobs started within 2 s, with \(limit) slots free and none of them done — the limiter must run up to maxConcurrent jobs at the same time"))
             }
             for done in parked.all { done.value() }
             return
@@ -393,9 +390,8 @@ struct Exercise3_3Tests {
         }) else { return }
         guard finished.wait(for: doneCalls + runCalls, "\(pair.testDescription) at the same moment: not every job finished within 2 s — every done() must give its slot back, even when run(_:) is called at the same moment") else { return }
         let ids = started.all
-        #expect(meter.maximum <= limit, "\(meter.maximum) jobs were running at the same time, \(pair.testDescription) being called at the same moment; maxConcurrent is \(limit)")
-        #expect(ids.count == runCalls && Set(ids).count == runCalls,
-                "\(ids.count) starts of \(Set(ids).count) different jobs, \(pair.testDescription) being called at the same moment; each of the \(runCalls) must run exactly once")
+        verify(meter.maximum <= limit, "\(meter.maximum) jobs were running at the same time, \(pair.testDescription) being called at the same moment; maxConcurrent is \(limit)")
+        verify(ids.count == runCalls && Set(ids).count == runCalls, "\(ids.count) starts of \(Set(ids).count) different jobs, \(pair.testDescription) being called at the same moment; each of the \(runCalls) must run exactly once")
     }
 
     @Test("what the caller wrote before run(_:) is seen by its job, and what a job left before done() is seen by the next job")
@@ -427,16 +423,16 @@ struct Exercise3_3Tests {
             }
             if id < count, !overlapped, jobs.waitUntilStarted(id + 1, seconds: 0.1) {
                 overlapped = true
-                Issue.record(Comment(rawValue: "job \(id + 1) started while job \(id) was still running, with maxConcurrent 1 — a slot is free only when its job calls done()"))
+                recordIssue(Comment(rawValue: "job \(id + 1) started while job \(id) was still running, with maxConcurrent 1 — a slot is free only when its job calls done()"))
             }
             jobs.finish(id, write: !overlapped)
         }
         let seen = jobs.started
         let notes = seen.map(\.sawNote)
-        #expect(notes == Array(1...count), "the jobs saw the callers' data \(notes); each job must see what was written before run(_:) was called for it")
+        verify(notes == Array(1...count), "the jobs saw the callers' data \(notes); each job must see what was written before run(_:) was called for it")
         if !overlapped {
             let previous = seen.map(\.sawFinished)
-            #expect(previous == Array(0..<count), "each job saw, as the last finished job, \(previous); the job that starts in a freed slot must see what the job before it left")
+            verify(previous == Array(0..<count), "each job saw, as the last finished job, \(previous); the job that starts in a freed slot must see what the job before it left")
         }
     }
 
@@ -468,7 +464,7 @@ struct Exercise3_3Tests {
             recordTimeout("the second limiter's job, asked for from a job of the first limiter, did not start within 2 s while the first limiter was full. \(shared)")
             return
         }
-        #expect(first.started == [1], "the first limiter started jobs \(first.started) while its one slot was taken")
+        verify(first.started == [1], "the first limiter started jobs \(first.started) while its one slot was taken")
         second.finishOldest()
         first.finishOldest()
         guard first.waitUntilStarted(2) else {

@@ -489,7 +489,7 @@ extension CompletionDimensions {
         guard made != nil else { return }
         let earlyCallbacks = Unchecked(parked.all.map(\.value))
         guard earlyCallbacks.value.count == 2 * early else {
-            Issue.record("\(early) calls of \(call.name(2)) started \(earlyCallbacks.value.count) pieces of \(call.piece); each must start both", sourceLocation: sourceLocation)
+            recordIssue("\(early) calls of \(call.name(2)) started \(earlyCallbacks.value.count) pieces of \(call.piece); each must start both", sourceLocation: sourceLocation)
             return
         }
         let nextEarly = NextIndex()
@@ -503,7 +503,7 @@ extension CompletionDimensions {
         // The callbacks of the calls made during the overlap, from 4 threads at once.
         let late = Unchecked(Array(parked.all.dropFirst(2 * early)).map(\.value))
         guard late.value.count == 2 * (total - early) else {
-            Issue.record("\(total - early) calls of \(call.name(2)) made while \(pair.testDescription) ran started \(late.value.count) pieces of \(call.piece); each must start both", sourceLocation: sourceLocation)
+            recordIssue("\(total - early) calls of \(call.name(2)) made while \(pair.testDescription) ran started \(late.value.count) pieces of \(call.piece); each must start both", sourceLocation: sourceLocation)
             return
         }
         let nextLate = NextIndex()
@@ -522,12 +522,12 @@ extension CompletionDimensions {
         for seen in completions.all { runs[seen.call] += 1 }
         let twice = runs.filter { $0 > 1 }.count
         if twice > 0 {
-            Issue.record(Comment(rawValue: "with \(pair.testDescription) at the same moment (from 2 threads each), \(twice) of \(total) calls of \(call.name(2)) ran completion more than once; each must run it exactly once, after its own two callbacks."),
+            recordIssue(Comment(rawValue: "with \(pair.testDescription) at the same moment (from 2 threads each), \(twice) of \(total) calls of \(call.name(2)) ran completion more than once; each must run it exactly once, after its own two callbacks."),
                          sourceLocation: sourceLocation)
         }
         let offQueue = completions.all.filter { !$0.onQueue }.count
         if offQueue > 0 {
-            Issue.record(Comment(rawValue: "with \(pair.testDescription) at the same moment, \(offQueue) completions ran on another thread or queue than the `queue` passed in."),
+            recordIssue(Comment(rawValue: "with \(pair.testDescription) at the same moment, \(offQueue) completions ran on another thread or queue than the `queue` passed in."),
                          sourceLocation: sourceLocation)
         }
     }

@@ -32,13 +32,13 @@ struct Exercise5_2Tests {
         let oneShort = started == 1_999
             ? ". One short: does the loop's range start at 1? (The book's own group loop does; see \"A third slip, in the book itself\" in the lesson.)"
             : ""
-        #expect(started == 2_000, Comment(rawValue: "performAll started work \(started) times by the time it returned; it must call `work` 2 000 times, before returning" + oneShort))
-        #expect(elsewhere == 0, "\(elsewhere) of 2 000 pieces of work were started on another thread; performAll must call `work` itself, on the caller's thread")
+        verify(started == 2_000, Comment(rawValue: "performAll started work \(started) times by the time it returned; it must call `work` 2 000 times, before returning" + oneShort))
+        verify(elsewhere == 0, "\(elsewhere) of 2 000 pieces of work were started on another thread; performAll must call `work` itself, on the caller's thread")
         guard drain(probe.target, "after \(call) returned") else {
             probe.held.releaseAll(threads: 1, "releasing the callbacks the blocked queue waits for")
             return
         }
-        #expect(probe.completions.isEmpty, "completion ran before any work had called back, while all 2 000 pieces were still outstanding. See \"Bug two: zero arrives too early\" and the pitfall under \"DispatchGroup\" in the lesson.")
+        verify(probe.completions.isEmpty, "completion ran before any work had called back, while all 2 000 pieces were still outstanding. See \"Bug two: zero arrives too early\" and the pitfall under \"DispatchGroup\" in the lesson.")
 
         guard probe.held.releaseAll(threads: 4, "calling back 2 000 times from 4 threads") else { return }
         guard probe.firstCompletion() else {
@@ -46,7 +46,7 @@ struct Exercise5_2Tests {
             return
         }
         guard drain(probe.target, "after completion") else { return }
-        if let problem = probe.problemWithCompletions(of: call, callbacks: 2_000) { Issue.record(Comment(rawValue: problem)) }
+        if let problem = probe.problemWithCompletions(of: call, callbacks: 2_000) { recordIssue(Comment(rawValue: problem)) }
     }
 
     @Test("work that calls back before it returns")
@@ -110,13 +110,13 @@ struct Exercise5_2Tests {
         hold.release()
         guard returned != nil else { return }
         let started = probe.started
-        #expect(started == 0, "\(call) started work \(started) times")
+        verify(started == 0, "\(call) started work \(started) times")
         guard probe.firstCompletion() else {
             recordTimeout("\(call) did not call completion within 2 s. With nothing to wait for, completion must be sent to `queue` at once — code that completes only from inside a callback never gets there, because no callback comes (and a `notify` registered inside the loop is never registered).")
             return
         }
         guard drain(probe.target, "after completion") else { return }
-        if let problem = probe.problemWithCompletions(of: call, callbacks: 0, queueWasHeld: true) { Issue.record(Comment(rawValue: problem)) }
+        if let problem = probe.problemWithCompletions(of: call, callbacks: 0, queueWasHeld: true) { recordIssue(Comment(rawValue: problem)) }
     }
 
     @Test("the last two callbacks arrive at the same moment: completion still runs exactly once")

@@ -36,7 +36,7 @@ struct Exercise5_3Tests {
         }
         guard drain(probe.target, "after completion") else { return }
         if let problem = probe.problemWithCompletions(of: "runAll([], …)", callbacks: 0, queueWasHeld: true) {
-            Issue.record(Comment(rawValue: problem))
+            recordIssue(Comment(rawValue: problem))
         }
     }
 
@@ -57,13 +57,13 @@ struct Exercise5_3Tests {
             return
         }
         let started = probe.started, elsewhere = probe.startedOnOtherThreads
-        #expect(started == 400, "runAll called \(started) of 400 functions by the time it returned; it must call each of them once, before returning")
-        #expect(elsewhere == 0, "\(elsewhere) of 400 functions were called on another thread; runAll must call them itself, on the caller's thread")
+        verify(started == 400, "runAll called \(started) of 400 functions by the time it returned; it must call each of them once, before returning")
+        verify(elsewhere == 0, "\(elsewhere) of 400 functions were called on another thread; runAll must call them itself, on the caller's thread")
         guard drain(probe.target, "after \(call) returned") else {
             probe.held.releaseAll(threads: 1, "releasing the callbacks the blocked queue waits for")
             return
         }
-        #expect(probe.completions.isEmpty, """
+        verify(probe.completions.isEmpty, """
             completion ran before any function had called back, while all 400 were still outstanding. See \
             the pitfall under "DispatchGroup" in the lesson.
             """)
@@ -74,7 +74,7 @@ struct Exercise5_3Tests {
             return
         }
         guard drain(probe.target, "after completion") else { return }
-        if let problem = probe.problemWithCompletions(of: call, callbacks: 400) { Issue.record(Comment(rawValue: problem)) }
+        if let problem = probe.problemWithCompletions(of: call, callbacks: 400) { recordIssue(Comment(rawValue: problem)) }
     }
 
     @Test("functions that call back before they return, later from their own threads, and both mixed")

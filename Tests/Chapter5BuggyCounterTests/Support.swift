@@ -320,7 +320,7 @@ private func collisionBatch(
     }
     let callbacks = parked.all.map(\.value)
     guard callbacks.count == 2 * rounds else {
-        Issue.record(Comment(rawValue: calls.startedWrongly(callbacks.count, rounds)), sourceLocation: sourceLocation)
+        recordIssue(Comment(rawValue: calls.startedWrongly(callbacks.count, rounds)), sourceLocation: sourceLocation)
         return nil
     }
     guard drain(target, "after \(rounds) calls of \(calls.call) returned", sourceLocation: sourceLocation) else {
@@ -328,7 +328,7 @@ private func collisionBatch(
         return nil
     }
     guard completions.count == 0 else {
-        Issue.record("completion ran before any \(calls.piece) had called back (\(completions.count) times in \(rounds) calls of \(calls.call))",
+        recordIssue("completion ran before any \(calls.piece) had called back (\(completions.count) times in \(rounds) calls of \(calls.call))",
                      sourceLocation: sourceLocation)
         return nil
     }
@@ -346,7 +346,7 @@ private func collisionBatch(
     for round in completions.all { runs[round] += 1 }
     let twice = runs.filter { $0 > 1 }.count
     guard twice == 0 else {
-        Issue.record("""
+        recordIssue("""
             when \(calls.collided) at the same moment from two threads, completion ran \
             more than once in \(twice) of \(rounds) calls. Both callbacks saw zero: the decrement and the check for zero \
             were two separate steps, and the other callback's decrement fell in between. See "Bug one: the race" in \

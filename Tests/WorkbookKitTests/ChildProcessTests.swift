@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import WorkbookKit
 
-// Serialized: the Ctrl-C test kills every running child of this process.
+// Serialized: the tests count and end children one at a time.
 @Suite("Running children: exit codes, signals, watchdog, output cap", .serialized)
 struct ChildProcessTests {
     @Test("each line of output is seen as it comes; SwiftPM's step counter is read from it")
@@ -74,14 +74,18 @@ struct ChildProcessTests {
     func killAll() throws {
         let ended = DispatchSemaphore(value: 0)
         let box = Locked<ChildResult?>(nil)
+        // A registry of this test's own: the shared one also holds the children of tests running
+        // beside it (seen under `selftest`: one of theirs counted, this child not yet registered,
+        // and killAll ended theirs instead).
+        let children = RunningChildren()
         Thread {
-            box.set(try? ChildProcess.run("/bin/sh", ["-c", "sleep 30"], timeLimit: 60))
+            box.set(try? ChildProcess.run("/bin/sh", ["-c", "sleep 30"], timeLimit: 60, children: children))
             ended.signal()
         }.start()
         // Wait (bounded) until the child is registered, then do what Ctrl-C does.
         let deadline = Date().addingTimeInterval(5)
-        while RunningChildren.shared.count == 0 && Date() < deadline { usleep(10_000) }
-        RunningChildren.shared.killAll()
+        while children.count == 0 && Date() < deadline { usleep(10_000) }
+        children.killAll()
         #expect(ended.wait(timeout: .now() + 10) == .success, "the child was not ended")
         #expect(box.value?.termination == .signaled(SIGKILL))
     }

@@ -106,7 +106,7 @@ public func judgeChild(
         // is what it reports: the suite's later waits are cut short as after any other time-out.
         // (Every other ending that ran out of time is recorded by `recordTimeout` below.)
         if result.exitStatus == .exitCode(ChildExit.hung) || isChildTimeout(said) { _ = AfterATimeOut.record() }
-        Issue.record(Comment(rawValue: """
+        recordIssue(Comment(rawValue: """
             \(FailureMarker.race) the Thread Sanitizer reported a data race while \(what): two threads \
             touched the same memory with nothing ordering the two accesses. The first frame of each \
             access ("#0") names a line of your exercise file; `swift run workbook check` says it in \
@@ -116,7 +116,7 @@ public func judgeChild(
         return
     }
     if String(decoding: result.standardErrorContent, as: UTF8.self).contains(ChildSanitizer.loadedTooLate) {
-        Issue.record(Comment(rawValue: ChildSanitizer.childLoadedTooLate(what)), sourceLocation: sourceLocation)
+        recordIssue(Comment(rawValue: ChildSanitizer.childLoadedTooLate(what)), sourceLocation: sourceLocation)
         return
     }
     let trapLine = (String(decoding: result.standardErrorContent, as: UTF8.self)
@@ -131,7 +131,7 @@ public func judgeChild(
         // A sentence made with `childTimedOut(_:)`: a bounded wait inside the child ran out.
         recordTimeout("\(what): \(said.dropFirst(FailureMarker.timedOut.text.count).drop { $0 == " " })", sourceLocation: sourceLocation)
     case .exitCode(ChildExit.wrong):
-        Issue.record(Comment(rawValue: "\(what): \(said)"), sourceLocation: sourceLocation)
+        recordIssue(Comment(rawValue: "\(what): \(said)"), sourceLocation: sourceLocation)
     case .exitCode(ChildExit.hung):
         recordTimeout(
             "\(what) did not finish within its bound — "

@@ -32,5 +32,5 @@ public func recordLeftOut(
           swift test --filter \(short)` (a changed setting makes SwiftPM read Package.swift again), or \
           `swift run workbook check \(exercise)`.
           """
-    Issue.record(Comment(rawValue: sentence), sourceLocation: sourceLocation)
+    recordIssue(Comment(rawValue: sentence), sourceLocation: sourceLocation)
 }

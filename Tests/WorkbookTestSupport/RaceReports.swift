@@ -88,6 +88,7 @@ public struct GradedUnderTSan: SuiteTrait, TestTrait, TestScoping {
         await TestsAtOnce.shared.acquire(alone: alone)
         quickChildExits
         WithoutTheSanitizer.sayOnce(for: test)
+        ExerciseSummary.shared.ran(test)
         // A report that arrived between tests is shown, and belongs to no test.
         _ = reports?.passOn()
         do {
@@ -100,7 +101,7 @@ public struct GradedUnderTSan: SuiteTrait, TestTrait, TestScoping {
         let count = reports?.passOn() ?? 0
         await TestsAtOnce.shared.release(alone: alone)
         guard count > 0 else { return }
-        Issue.record(Comment(rawValue: """
+        recordIssue(Comment(rawValue: """
             \(FailureMarker.race) the Thread Sanitizer reported \(count == 1 ? "a data race" : "\(count) data races") \
             while this test ran — see the report printed above ("WARNING: ThreadSanitizer: …"): its frames \
             in your exercise file name the two lines that touch the same memory with nothing ordering them. \
@@ -129,7 +130,7 @@ enum WithoutTheSanitizer {
         guard !loaded else { return }
         let suite = ([test.id.moduleName] + test.id.nameComponents.dropLast()).joined(separator: ".")
         guard told.insert(suite) else { return }
-        Issue.record(Comment(rawValue: SanitizerAbsent.sentence(testModule: test.id.moduleName)), sourceLocation: test.sourceLocation)
+        recordIssue(Comment(rawValue: SanitizerAbsent.sentence(testModule: test.id.moduleName)), sourceLocation: test.sourceLocation)
     }
 
     private static let told = Told()

@@ -41,6 +41,7 @@ enum ChildProcess {
         timeLimit: Double? = nil,
         idleLimit: (file: URL, seconds: Double)? = nil,
         stopping: Stopping = .group,
+        children: RunningChildren = .shared,
         onLine: (@Sendable (String) -> Void)? = nil
     ) throws -> ChildResult {
         let start = Date()
@@ -100,8 +101,8 @@ enum ChildProcess {
             close(readEnd)
             throw WorkbookError.cannotStart(executable: executable, reason: String(cString: strerror(status)))
         }
-        RunningChildren.shared.add(pid, stopping: stopping)
-        defer { RunningChildren.shared.remove(pid) }
+        children.add(pid, stopping: stopping)
+        defer { children.remove(pid) }
 
         // Read the output on another thread so a chatty child never blocks on a full pipe.
         let collector = OutputCollector(cap: outputCap)
