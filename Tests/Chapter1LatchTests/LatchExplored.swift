@@ -202,7 +202,7 @@ func runLatch(
         let expected = scenario.count == 0 || scenario.calls >= scenario.count ? 1 : 0
         if seen.fired.count != expected {
             return Violation(clause: "After the block has been called `count` times, `whenZero` runs exactly once, whichever threads make the calls; calls after that do nothing.",
-                             observed: "a latch of \(scenario.count) called \(scenario.calls) times ran whenZero \(seen.fired.count) time\(seen.fired.count == 1 ? "" : "s").")
+                             observed: "a latch of \(scenario.count) called \(scenario.calls) time\(scenario.calls == 1 ? "" : "s") ran whenZero \(seen.fired.count) time\(seen.fired.count == 1 ? "" : "s").")
         }
         guard let fired = seen.fired.first else { return nil }
         if scenario.count == 0 {
