@@ -59,9 +59,9 @@ struct Exercise1_1Tests {
         guard let first = off.first else { return false }
         recordIssue("""
             In \(off.count) of \(played) rounds whenZero did not run exactly once — e.g. a latch of count \(1 + first % threads) \
-            called once by each of \(threads) threads at the same moment ran it \(runs[first]) times. Between the \
-            moment a call lowered the count and the moment it asked "is it zero now?", another call got \
-            in. Read "Decide inside the queue, act outside it" in the lesson.
+            called once by each of \(threads) threads at the same moment ran it \(runs[first]) times. What can \
+            another call do between the moment one call changes the count and the moment it looks at \
+            it? (`swift run workbook hint 1.1` asks one step at a time.)
             """)
         return true
     }

@@ -31,7 +31,7 @@ struct Exercise5_3Tests {
         hold.release()
         guard returned != nil else { return }
         guard probe.firstCompletion() else {
-            recordTimeout("runAll([]) did not call completion within 2 s; with nothing to wait for it must complete right away. Code that completes only from inside a callback never gets there, because no callback comes (and a `notify` registered inside the loop is never registered).")
+            recordTimeout("runAll([]) did not call completion within 2 s; with nothing to wait for, it must complete right away. With an empty list, which line of your file could send completion — and does anything reach it?")
             return
         }
         guard drain(probe.target, "after completion") else { return }
