@@ -285,9 +285,12 @@ enum PatternCheck {
         /// Whether a run under TSan says nothing where this rule matched: a fence it does not model, a
         /// barrier its interceptor drops (the block then runs beside the others, under TSan only).
         /// A barrier on a global queue is ignored by libdispatch, but TSan takes the flag at its
-        /// word (its interceptor orders the block as a barrier of that queue, and a queue you make
-        /// without a target targets the same global queue): it reports only when two blocks really
-        /// overlap, so a run's verdict is luck — a race one run, a hang or a pass the next.
+        /// word: its interceptor orders every block along its queue's targets (compiler-rt
+        /// `tsan_interceptors_libdispatch.cpp`, `dispatch_sync_pre_execute`/`_post_execute` walk
+        /// `GetTargetQueueFromQueue`), and a concurrent queue made without a target targets the
+        /// default global queue (libdispatch `src/queue.c`, `_dispatch_lane_create_with_target`).
+        /// So it reports only when two blocks really overlap, and a run's verdict is luck — a race
+        /// one run, a hang or a pass the next.
         var setsAsideRuns: Bool { self == .unseenFence || self == .unseenBarrier || self == .barrierOnGlobalQueue }
 
         /// How the exercise fails when the rule matches, whatever its tests say; `nil` for a warning.
