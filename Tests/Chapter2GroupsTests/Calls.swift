@@ -132,3 +132,27 @@ final class Ticket: Sendable {
     /// How many numbers were taken.
     var taken: Int { counter.load(ordering: .relaxed) }
 }
+
+/// Where 2.2's and 2.3's explored scenarios make their calls from.
+enum ExploredCaller: String, CaseIterable, Sendable {
+    case thread, globalQueue, mainQueue, theQueueItself
+
+    var phrase: String {
+        switch self {
+        case .thread: "a thread of its own"
+        case .globalQueue: "a block on a global queue"
+        case .mainQueue: "a block on the main queue"
+        case .theQueueItself: "a block on the queue it hands over"
+        }
+    }
+
+    /// Runs `call` from here, without waiting; `handedQueue` is the queue the call hands over.
+    func start(_ call: @escaping @Sendable () -> Void, handedQueue: DispatchQueue) {
+        switch self {
+        case .thread: startThread(call)
+        case .globalQueue: DispatchQueue.global().async(execute: call)
+        case .mainQueue: DispatchQueue.main.async(execute: call)
+        case .theQueueItself: handedQueue.async(execute: call)
+        }
+    }
+}

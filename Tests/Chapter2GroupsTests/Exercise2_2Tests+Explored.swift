@@ -27,17 +27,7 @@ extension Exercise2_2Tests {
         }
     }
 
-    enum Site: String, CaseIterable, Sendable {
-        case thread, globalQueue, mainQueue, theQueueItself
-        var phrase: String {
-            switch self {
-            case .thread: "a thread of its own"
-            case .globalQueue: "a block on a global queue"
-            case .mainQueue: "a block on the main queue"
-            case .theQueueItself: "a block on the queue it hands over"
-            }
-        }
-    }
+    typealias Site = ExploredCaller
 
     struct Fetch: Sendable, Equatable {
         var friends: Answer
@@ -176,12 +166,7 @@ extension Exercise2_2Tests {
             for number in scenario.fetches.indices { makeFetch(number) }
             returned.fire()
         }
-        switch scenario.site {
-        case .thread: startThread(calls)
-        case .globalQueue: DispatchQueue.global().async(execute: calls)
-        case .mainQueue: DispatchQueue.main.async(execute: calls)
-        case .theQueueItself: probe.queue.async(execute: calls)
-        }
+        scenario.site.start(calls, handedQueue: probe.queue)
         guard returned.happens(within: 1.5) else {
             release.open()
             return Violation(clause: "Both requests start before the call returns; the call waits for no answer.",

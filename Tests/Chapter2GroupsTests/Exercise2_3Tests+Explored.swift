@@ -30,17 +30,7 @@ extension Exercise2_3Tests {
         }
     }
 
-    enum Site: String, CaseIterable, Sendable {
-        case thread, globalQueue, mainQueue, theQueueItself
-        var phrase: String {
-            switch self {
-            case .thread: "a thread of its own"
-            case .globalQueue: "a block on a global queue"
-            case .mainQueue: "a block on the main queue"
-            case .theQueueItself: "a block on the queue it hands over"
-            }
-        }
-    }
+    typealias Site = ExploredCaller
 
     struct Source: Sendable, Equatable {
         var report: Report
@@ -246,12 +236,7 @@ extension Exercise2_3Tests {
                 returned.append(number)
                 allReturned.fire()
             }
-            switch load.site {
-            case .thread: startThread(call)
-            case .globalQueue: DispatchQueue.global().async(execute: call)
-            case .mainQueue: DispatchQueue.main.async(execute: call)
-            case .theQueueItself: probe.queue.async(execute: call)
-            }
+            load.site.start(call, handedQueue: probe.queue)
         }
         let callsDue = Date().addingTimeInterval(1.5)
         for _ in scenario.loads where !allReturned.happens(within: max(0, callsDue.timeIntervalSinceNow)) {
