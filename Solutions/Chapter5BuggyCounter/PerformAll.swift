@@ -16,19 +16,31 @@ import Dispatch
 //   a completion, each wait for their own work only.
 
 /// Calls `work` `times` times and runs `completion` on `queue` once every call has called back.
+///
+/// The book's counter, repaired. The count lives on a private serial queue, so no two callbacks
+/// change it at once; it holds every piece before the first one starts, so a callback that comes
+/// before `work` returns cannot bring it to zero early; and each callback lowers it and tests it in
+/// one block, so exactly one callback sees zero. With nothing to wait for no callback will come,
+/// so `completion` is sent at once.
 public func performAll(
     times: Int,
     work: @escaping (@escaping () -> Void) -> Void,
     queue: DispatchQueue,
     completion: @escaping () -> Void
 ) {
-    let group = DispatchGroup()
-    for _ in 0..<times {
-        // Enter *before* starting the work: the group must count a piece of work before that
-        // piece can possibly finish, or a synchronous callback would empty the group early.
-        group.enter()
-        work { group.leave() }
+    guard times > 0 else {
+        queue.async(execute: completion)
+        return
     }
-    // `notify` waits for the group to be empty — now, or after the last `leave()`.
-    group.notify(queue: queue, execute: completion)
+    let counter = DispatchQueue(label: "workbook.perform-all")
+    var remaining = times  // set before any piece starts; from then on, used on `counter` only
+    for _ in 0..<times {
+        work {
+            let finished = counter.sync { () -> Bool in
+                remaining -= 1
+                return remaining == 0
+            }
+            if finished { queue.async(execute: completion) }
+        }
+    }
 }

@@ -423,7 +423,7 @@ enum CompletionDimensions {
         guard run.start() else { return childTimedOut("\(run.name) did not return within 2 s: it blocks its caller.") }
         if run.firstCompletion(within: slowHold) {
             _ = drained(run.handed)
-            return "\(run.name) ran completion while one callback was still outstanding (held back \(formatSeconds(slowHold)) by the test) — after \(run.completionsBefore) of 3 callbacks. A wait with a timeout that goes on anyway when the time is up is a guess, not a guarantee: completion must wait for the last callback, however long it takes. See \"A check that only callbacks make\" and the pitfall under \"DispatchGroup\" in the lesson."
+            return "\(run.name) ran completion while one callback was still outstanding (held back \(formatSeconds(slowHold)) by the test) — after \(run.completionsBefore) of 3 callbacks. A wait with a timeout that goes on anyway when the time is up is a guess, not a guarantee: completion must wait for the last callback, however long it takes. See the pitfall under \"Replies that come now, and replies that come later\" in the lesson."
         }
         guard run.releaseHeld() else { return childTimedOut("\(run.name): the slow callback did not return within 2 s; something in it blocks.") }
         guard run.firstCompletion() else { return childTimedOut("\(run.name) did not run completion within 2 s of the slow callback.") }

@@ -11,7 +11,7 @@ import WorkbookTestSupport
 @Suite("5.2 performAll(times:work:queue:completion:)", .gradedUnderTSan)
 struct Exercise5_2Tests {
     static let trapAdvice =
-        "Two usual causes: `group.leave()` running before its matching `enter()` — a callback can come before `work` returns, while the loop is still running — or `queue.sync` onto a queue that is already running the caller (such a callback runs inside your loop). A loop over `1..<times` traps too when `times` is 0. See the pitfall under \"DispatchGroup\" in the lesson."
+        "Two usual causes: `group.leave()` running before its matching `enter()` — a callback can come before `work` returns, while the loop is still running — or `queue.sync` onto a queue that is already running the caller (such a callback runs inside your loop). A loop over `1..<times` traps too when `times` is 0. See the pitfall under \"DispatchGroup: the counter, built in\" in the lesson."
 
     @Test("callbacks from four threads at once: completion runs once, on the queue, after all of them")
     func callbacksFromSeveralThreads() {
@@ -38,7 +38,7 @@ struct Exercise5_2Tests {
             probe.held.releaseAll(threads: 1, "releasing the callbacks the blocked queue waits for")
             return
         }
-        verify(probe.completions.isEmpty, "completion ran before any work had called back, while all 2 000 pieces were still outstanding. See \"Bug two: zero arrives too early\" and the pitfall under \"DispatchGroup\" in the lesson.")
+        verify(probe.completions.isEmpty, "completion ran before any work had called back, while all 2 000 pieces were still outstanding. Follow the count through a `work` that calls back before it returns: the second interleaving that Exercise 5.2 in the lesson asks you to write down.")
 
         guard probe.held.releaseAll(threads: 4, "calling back 2 000 times from 4 threads") else { return }
         guard probe.firstCompletion() else {

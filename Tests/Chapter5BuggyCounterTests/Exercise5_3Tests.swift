@@ -12,7 +12,7 @@ import WorkbookTestSupport
 @Suite("5.3 runAll(_:queue:completion:)", .gradedUnderTSan)
 struct Exercise5_3Tests {
     static let trapAdvice =
-        "Two usual causes: `group.leave()` running before its matching `enter()` — a function may call back before it returns, while the loop is still running — or `queue.sync` onto a queue that is already running the caller (such a callback runs inside your loop, while whatever the loop holds is still held). See the pitfall under \"DispatchGroup\" in the lesson."
+        "Two usual causes: `group.leave()` running before its matching `enter()` — a function may call back before it returns, while the loop is still running — or `queue.sync` onto a queue that is already running the caller (such a callback runs inside your loop, while whatever the loop holds is still held). See the pitfall under \"DispatchGroup: the counter, built in\" in the lesson."
 
     static let twiceTrapAdvice =
         "libdispatch stops a program that calls `leave()` on a group once more than `enter()` (on Apple platforms the crash report says \"Unbalanced call to dispatch_group_leave()\"; on Linux it just traps — libdispatch src/semaphore.c, `dispatch_group_leave`), and one that calls `leave()` before its `enter()`. Here a function calls back twice: how many times does its callback reach `leave()`?"
@@ -65,7 +65,7 @@ struct Exercise5_3Tests {
         }
         verify(probe.completions.isEmpty, """
             completion ran before any function had called back, while all 400 were still outstanding. See \
-            the pitfall under "DispatchGroup" in the lesson.
+            the pitfall under "DispatchGroup: the counter, built in" in the lesson.
             """)
 
         guard probe.held.releaseAll(threads: 4, "calling back 400 times from 4 threads") else { return }

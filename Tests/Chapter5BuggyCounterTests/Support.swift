@@ -348,9 +348,8 @@ private func collisionBatch(
     guard twice == 0 else {
         recordIssue("""
             when \(calls.collided) at the same moment from two threads, completion ran \
-            more than once in \(twice) of \(rounds) calls. Both callbacks saw zero: the decrement and the check for zero \
-            were two separate steps, and the other callback's decrement fell in between. See "Bug one: the race" in \
-            the lesson.
+            more than once in \(twice) of \(rounds) calls. What can two callbacks that come at the same moment both \
+            see, between one change of the count and the next? See "Bug one: the race" in the lesson.
             """, sourceLocation: sourceLocation)
         return nil
     }

@@ -28,13 +28,26 @@ enum Fixture {
     /// Exercises by id, from the real manifests.
     static func items(_ ids: String...) -> [(chapter: Chapter, exercise: Exercise)] { items(ids) }
 
-    /// Exercises by id, from the real manifests.
+    /// Exercises by id, from the real manifests, each expecting the failure its starter had when
+    /// the runs in Fixtures/ were recorded (``asRecorded(_:)``).
     static func items(_ ids: [String]) -> [(chapter: Chapter, exercise: Exercise)] {
         ids.map { id in
             guard let item = workbook.allExercises.first(where: { $0.exercise.id == id }) else {
                 fatalError("no exercise \(id) in the manifests")
             }
-            return item
+            return asRecorded(item)
         }
+    }
+
+    /// The kinds of failure starters had when the recorded runs were made, where a starter has
+    /// changed since: 5.3's starter then had no empty case and ran out of time; now it is 5.2's
+    /// repaired counter and completes early (issue 29). The recorded runs stay what they were.
+    static let kindsWhenRecorded: [String: FailureKind] = ["5.3": .hang]
+
+    /// `item` expecting the failure its starter had when the runs in Fixtures/ were recorded.
+    static func asRecorded(_ item: (chapter: Chapter, exercise: Exercise)) -> (chapter: Chapter, exercise: Exercise) {
+        var exercise = item.exercise
+        exercise.expectedFailure = kindsWhenRecorded[exercise.id] ?? exercise.expectedFailure
+        return (item.chapter, exercise)
     }
 }

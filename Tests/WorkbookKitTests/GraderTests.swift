@@ -317,7 +317,7 @@ struct SegvBatchTests {
     func segv() throws {
         let grader = Grader(sources: .exercises)
         // A starter that does not compile is never in the test binary (the builder leaves it out).
-        let all = Fixture.workbook.allExercises.filter { $0.exercise.expectedFailure != .compile }
+        let all = Fixture.workbook.allExercises.filter { $0.exercise.expectedFailure != .compile }.map(Fixture.asRecorded)
         let run = Fixture.run("segv-batch", .exited(66))
         let outcome = grader.grade(all, run)
         #expect(Set(outcome.isolate.map(\.exercise.id)) == ["3.2", "4.3"])

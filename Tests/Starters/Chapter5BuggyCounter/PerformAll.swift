@@ -19,7 +19,8 @@ import Dispatch
 // before it returns, maybe later, maybe from another thread. `completion` must run exactly once,
 // on `queue`, after every callback has been made.
 //
-// This is the book's "very, very bad code", translated.
+// This is the book's "very, very bad code", translated. Repair its count rather than replace it
+// (the lesson, README.md next to this file, says why).
 
 /// Calls `work` `times` times and runs `completion` on `queue` once every call has called back.
 public func performAll(

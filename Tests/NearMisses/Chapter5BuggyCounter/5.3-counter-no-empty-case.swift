@@ -1,4 +1,4 @@
-// near-miss wrong: the starter with the empty list sent to `queue` at once — right for every function that calls back once; but the count counts callbacks, not functions: a function that calls back twice takes it to zero while another function has not called back yet, and completion runs early.
+// near-miss hang: 5.2's repaired counter without its empty case: a count on a serial queue, set to the list's length before any function runs and lowered and tested in one block, but with an empty list no function runs, no callback comes, and nothing sends completion.
 import Dispatch
 
 /// A block with no arguments.
@@ -8,10 +8,6 @@ public typealias FunctionWithCallback = (@escaping Block) -> Void
 
 /// Runs `functions` and calls `completion` on `queue` once all of them have called back.
 public func runAll(_ functions: [FunctionWithCallback], queue: DispatchQueue, completion: @escaping Block) {
-    guard !functions.isEmpty else {
-        queue.async(execute: completion)
-        return
-    }
     let counter = DispatchQueue(label: "workbook.run-all")
     var remaining = functions.count
     for function in functions {
