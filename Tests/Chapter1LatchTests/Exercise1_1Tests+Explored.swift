@@ -8,10 +8,7 @@ import WorkbookWire
 extension Exercise1_1Tests {
     @Test("explored: counts 0 to 40, callers on threads and every kind of queue (main too), calls past zero, a whenZero that calls the block, waits for another thread's call or holds on while others call")
     func explored() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
                 exploreScenarios("Exercise1_1Tests/explored", corners: LatchScenario.corners(bools: false),
                                  generate: { LatchScenario.generate(&$0, bools: false) }, shrink: LatchScenario.shrink,

@@ -160,10 +160,7 @@ struct Exercise1_2Tests {
 
     @Test("whenZero may call its own latch: that call does nothing, and nothing traps or hangs")
     func whenZeroMayCallTheLatch() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(cutShort: cutShort) {
                 let slot = Slot<Unchecked<(Bool) -> Void>>()
                 let results = Tally<Bool>()
@@ -266,10 +263,7 @@ extension Exercise1_2Tests {
 
     @Test("a latch let go before zero, at zero, or from inside its own whenZero: nothing traps, and only the latches that reached zero ran whenZero")
     func releasedInEveryState() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let runs = Tally<String>()
                 guard within(2, { () -> Void in

@@ -11,7 +11,7 @@ import WorkbookWire
 // every kind of queue registered before and after, blocks that hold their queue, blocks that use the
 // latch — and one run records what happened; `check` then holds the record to each clause of the
 // header, and names the clause it broke.
-extension Exercise1_3Tests {
+extension Exercise1_3Tests: ExploredContract {
     /// What a `notify` block does with the latch (the contract allows all of it).
     enum Reentry: String, CaseIterable, Sendable {
         case none, readsCount, countsDown, waits, notifiesAgain
@@ -311,14 +311,8 @@ extension Exercise1_3Tests {
 
     @Test("explored: counts 0 to 40, calls from threads and every kind of queue (main too), every deadline, notify on every queue, blocks that hold or use the latch")
     func explored() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
-                exploreScenarios("Exercise1_3Tests/explored", corners: Exercise1_3Tests.corners, generate: Exercise1_3Tests.generate,
-                                 shrink: Exercise1_3Tests.shrink, run: Exercise1_3Tests.run)
-            }
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+            exploreInChild(Exercise1_3Tests.self, "Exercise1_3Tests/explored", cutShort: cutShort)
         }
         judgeChild(result, "Exploring scenarios of the latch's contract", ifItCrashed: Self.unbalancedLeave)
     }

@@ -30,10 +30,7 @@ struct Exercise1_3Tests {
 
     @Test("once open, the latch lets every waiter through, again and again, from many threads at once")
     func everyLaterWaitSucceeds() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 1)))
                 guard within(2, { latch.value.countDown() }) != nil else { return childTimedOut("countDown() did not return within 2 s") }
@@ -60,10 +57,7 @@ struct Exercise1_3Tests {
 
     @Test("threads already waiting are all released at zero")
     func waitingThreadsAllWake() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 6, cutShort: cutShort) {
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 2)))
                 let results = Tally<DispatchTimeoutResult>()
@@ -100,10 +94,7 @@ struct Exercise1_3Tests {
 
     @Test("countDown at zero does nothing; the count never goes negative; a latch of 0 is open from the start")
     func countStopsAtZero() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 6, cutShort: cutShort) {
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 2)))
                 guard let before = within(2, { latch.value.count }) else { return childTimedOut("count did not return within 2 s") }
@@ -136,10 +127,7 @@ struct Exercise1_3Tests {
 
     @Test("a wait that timed out changes nothing: the latch still opens, and still lets everyone through")
     func timedOutWaitChangesNothing() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 6, cutShort: cutShort) {
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 1)))
                 for _ in 0..<2 {
@@ -168,10 +156,7 @@ struct Exercise1_3Tests {
 
     @Test("notify runs each block once, on its queue, after zero — asynchronously even when already open — and never blocks countDown")
     func notifyRunsOnQueue() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 let target = TestQueue()
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 2)))
@@ -238,10 +223,7 @@ struct Exercise1_3Tests {
 
     @Test("a notify block may use its latch: count, countDown, wait and notify all work from inside it")
     func notifyBlockMayUseTheLatch() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 6, cutShort: cutShort) {
                 let target = TestQueue()
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 1)))
@@ -274,10 +256,7 @@ struct Exercise1_3Tests {
 
     @Test("4 000 countDowns from four threads open the latch once; count reads stay consistent, and what they wrote is visible")
     func concurrentCountDowns() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 12, cutShort: cutShort) {
                 let latch = Unchecked(keepAlive(CountDownLatch(count: 4 * 1_000)))
                 let target = TestQueue()
@@ -348,10 +327,7 @@ struct Exercise1_3Tests {
 
     @Test("500 latches of 1 to 4, each counted down once by each of four threads at the same moment: each opens exactly once", .runsAlone)
     func opensOnceWhenTheLastCountDownsCollide() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 12, cutShort: cutShort) {
                 let rounds = 500
                 let target = TestQueue()
@@ -401,10 +377,7 @@ struct Exercise1_3Tests {
 
     @Test("a latch released while still closed runs none of its notify blocks, lets go of them, and does not trap")
     func closedLatchReleased() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 final class Token: @unchecked Sendable {}
                 final class Watch: @unchecked Sendable {
@@ -456,10 +429,7 @@ extension Exercise1_3Tests {
           arguments: HandedQueue.allCases)
     func notifyOnEveryKindOfQueue(_ kind: HandedQueue) async {
         let name = kind.rawValue
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [name = name as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [name = name as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 14, cutShort: cutShort) {
                 let kind = HandedQueue(rawValue: name)!
                 let probe = kind.make(label: "workbook.test.notify-target")
@@ -544,10 +514,7 @@ extension Exercise1_3Tests {
           arguments: DeadlineEdge.allCases)
     func waitWithEveryDeadline(_ edge: DeadlineEdge) async {
         let name = edge.rawValue
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [name = name as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [name = name as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 10, cutShort: cutShort) {
                 let edge = DeadlineEdge(rawValue: name)!
                 // Open from the start, and opened by countDown(): a wait returns .success at once.
@@ -614,10 +581,7 @@ extension Exercise1_3Tests {
           arguments: OperationPair.every(of: Exercise1_3Tests.operations))
     func everyPairAtTheSameMoment(_ pair: OperationPair) async {
         let first = pair.first, second = pair.second, label = pair.testDescription
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [first = first as String, second = second as String, label = label as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [first = first as String, second = second as String, label = label as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 12, cutShort: cutShort) {
                 // Thread 0 makes the first operation, thread 1 the second, thread 2 a countDown();
                 // each latch needs every countDown() of its round, so one of them opens it.
@@ -677,10 +641,7 @@ extension Exercise1_3Tests {
 
     @Test("two latches at once, one counted down from the other's notify block: each keeps its own count")
     func twoLatchesKeepTheirOwnCounts() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 guard let pair = within(2, { Unchecked(keepAlive((CountDownLatch(count: 1), CountDownLatch(count: 2)))) }) else {
                     return childTimedOut("making two latches did not return within 2 s")
@@ -734,10 +695,7 @@ extension Exercise1_3Tests {
           arguments: Release.allCases)
     func releasedInEveryState(_ state: Release) async {
         let name = state.rawValue
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [name = name as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [name = name as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 let state = Exercise1_3Tests.Release(rawValue: name)!
                 let target = TestQueue()

@@ -11,7 +11,7 @@ import WorkbookWire
 // once on that queue, callbacks made before the function returns, from another thread, later, from a
 // block sent to the queue, or held and let go together, and completions that call runAll again; one
 // run records what happened, and the record is held to each clause of the header.
-extension Exercise2_1Tests {
+extension Exercise2_1Tests: ExploredContract {
     enum Callback: String, CaseIterable, Sendable {
         case beforeReturning, anotherThread, later, throughTheQueue, held
 
@@ -61,6 +61,9 @@ extension Exercise2_1Tests {
             return parts.joined(separator: "; ")
         }
     }
+
+    /// None: the generated scenarios alone.
+    static var corners: [Scenario] { [] }
 
     static func generate(_ random: inout Seeded) -> Scenario {
         Scenario(queue: random.pick(QueueKind.allCases), site: random.pick(Site.allCases),
@@ -203,14 +206,8 @@ extension Exercise2_1Tests {
 
     @Test("explored: lists of 0 to 30, every kind of queue (global and main too), called from a thread, the main queue or the queue itself, callbacks every way, completions that run again")
     func explored() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
-                exploreScenarios("Exercise2_1Tests/explored", generate: Exercise2_1Tests.generate,
-                                 shrink: Exercise2_1Tests.shrink, run: Exercise2_1Tests.run)
-            }
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+            exploreInChild(Exercise2_1Tests.self, "Exercise2_1Tests/explored", cutShort: cutShort)
         }
         judgeChild(result, "Exploring scenarios of runAll's contract",
                    ifItCrashed: "libdispatch stops a program that calls `sync` on the serial queue already running the caller, and one that calls `leave()` on a group more often than `enter()`: look at what runs on `queue`, and count what reaches `leave()`.")

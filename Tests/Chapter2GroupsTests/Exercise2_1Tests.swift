@@ -112,10 +112,7 @@ struct Exercise2_1Tests {
     func callbacksOnTheQueueItself() async {
         // In a child process: an answer that calls `queue.sync` from a callback running on `queue`
         // stops the program, and only this test should fail.
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 2, cutShort: cutShort) {
                 let target = TestQueue()
                 let viaQueue: FunctionWithCallback = { done in
@@ -168,10 +165,7 @@ extension Exercise2_1Tests {
         // In a child process: `queue.sync` from a block already running on the caller's own queue
         // stops the program, and only this test should fail.
         let formName = form.rawValue
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [formName = formName as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [formName = formName as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let form = HandedQueue(rawValue: formName)!
                 let probe = form.make()

@@ -14,7 +14,7 @@ import WorkbookWire
 // queues are kept busy (paused, as `QueueHold` does, until every source has finished and `queue` has
 // run what was sent to it by then). One run records what happened, and the record is held to each
 // clause of the header.
-extension Exercise2_3Tests {
+extension Exercise2_3Tests: ExploredContract {
     enum Report: String, CaseIterable, Sendable {
         case beforeReturning, anotherThread, later, severalThreads, throughTheQueue, held
 
@@ -346,14 +346,8 @@ extension Exercise2_3Tests {
 
     @Test("explored: 0 to 5 sources of 0, 1 or 20 URLs or failing, reporting every way (several threads at once, held together), every kind of queue (global and main too), one or two loads from a thread, a global queue, the main queue or the queue itself, completions that load again, the library's queue busy")
     func explored() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
-                exploreScenarios("Exercise2_3Tests/explored", corners: Exercise2_3Tests.corners, generate: Exercise2_3Tests.generate,
-                                 shrink: Exercise2_3Tests.shrink, run: Exercise2_3Tests.run)
-            }
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+            exploreInChild(Exercise2_3Tests.self, "Exercise2_3Tests/explored", cutShort: cutShort)
         }
         judgeChild(result, "Exploring scenarios of VideoLibrary.load's contract",
                    ifItCrashed: "libdispatch stops a program that calls `sync` on the serial queue already running the caller, and one that calls `leave()` on a group more often than `enter()`: count what reaches `leave()` — a failing source calls `done` once, and nothing else.")

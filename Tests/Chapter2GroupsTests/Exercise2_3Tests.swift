@@ -122,10 +122,7 @@ struct Exercise2_3Tests {
     func failingSources() async {
         // In a child process: an answer that calls leave() twice for a failed source stops the
         // program, and only this test should fail.
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 3, cutShort: cutShort) {
                 let cases: [(what: String, sources: [ListSource])] = [
                     ("one of three sources fails", [
@@ -387,10 +384,7 @@ extension Exercise2_3Tests {
         // In a child process: `queue.sync` from a block already running on the caller's own queue
         // stops the program, and only this test should fail.
         let formName = form.rawValue
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [formName = formName as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [formName = formName as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let form = HandedQueue(rawValue: formName)!
                 let probe = form.make()
@@ -613,10 +607,7 @@ extension Exercise2_3Tests {
     func libraryReleasedWhileLoading() async {
         // In a child process: an answer that reaches the released library through `unowned self`
         // stops the program, and only this test should fail.
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 3, cutShort: cutShort) {
                 let held = HeldSource()
                 let quick = ListSource(urls: (0..<5).map { video(1, $0) }, style: .synchronous)

@@ -11,7 +11,7 @@ import WorkbookWire
 // waitForAll has already given), only after waitForAll returned, or never (they drop their
 // callback), with waitForAll called from a thread, the main queue or a global queue; the record is
 // held to each clause of the header.
-extension Exercise2_4Tests {
+extension Exercise2_4Tests: ExploredContract {
     enum Callback: String, CaseIterable, Sendable {
         case beforeReturning, beforeTheDeadline, justAfterTheDeadline, afterTheAnswer, dropped
 
@@ -177,14 +177,8 @@ extension Exercise2_4Tests {
 
     @Test("explored: deadlines past, now, soon, further and never; callbacks before returning, before the deadline, just after it, after the answer, or never; called from a thread, the main queue or a global queue")
     func explored() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
-                exploreScenarios("Exercise2_4Tests/explored", corners: Exercise2_4Tests.corners, generate: Exercise2_4Tests.generate,
-                                 shrink: Exercise2_4Tests.shrink, run: Exercise2_4Tests.run)
-            }
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+            exploreInChild(Exercise2_4Tests.self, "Exercise2_4Tests/explored", cutShort: cutShort)
         }
         judgeChild(result, "Exploring scenarios of waitForAll's deadline",
                    ifItCrashed: "libdispatch stops a program that calls `leave()` on a group more often than `enter()`: a callback that comes after the answer must not leave a group nobody entered for it.")

@@ -125,10 +125,7 @@ struct Exercise2_4Tests {
     func lateCallbacksAreHarmless() async {
         // In a child process: an answer that leaves the group on the late callbacks' behalf stops
         // the program when they do arrive, and only this test should fail.
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 2, cutShort: cutShort) {
                 let late = HeldCallbacks()
                 let outcome = Tally<Bool>(), returned = Signal()

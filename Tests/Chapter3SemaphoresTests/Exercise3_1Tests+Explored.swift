@@ -13,7 +13,7 @@ import WorkbookWire
 // after calling their dismissAction — while others wait; a presenter let go right after the last
 // request. One run records every call, every presentation and every dismissal, and the record is
 // held to each clause of the header.
-extension Exercise3_1Tests {
+extension Exercise3_1Tests: ExploredContract {
     enum Dismiss: String, CaseIterable, Sendable {
         /// Inside screen.present(_:), before it returns.
         case duringPresent
@@ -331,14 +331,8 @@ extension Exercise3_1Tests {
 
     @Test("explored: a serial or the main UI queue, callers on threads and every kind of queue (the UI queue too), modals dismissed every way or held while others ask, modals that ask for more while others wait, a presenter let go")
     func explored() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
-                exploreScenarios("Exercise3_1Tests/explored", corners: Exercise3_1Tests.corners, generate: Exercise3_1Tests.generate,
-                                 shrink: Exercise3_1Tests.shrink, run: Exercise3_1Tests.run)
-            }
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+            exploreInChild(Exercise3_1Tests.self, "Exercise3_1Tests/explored", cutShort: cutShort)
         }
         judgeChild(result, "Exploring scenarios of the presenter's contract", ifItCrashed: Self.syncOntoUI)
     }

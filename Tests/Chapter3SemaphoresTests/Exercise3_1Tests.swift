@@ -114,10 +114,7 @@ struct Exercise3_1Tests {
 
     @Test("present(_:) called on the UI queue returns at once, and the modal is shown later, in a block of its own on the UI queue")
     func presentOnTheUIQueue() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 5, cutShort: cutShort) {
                 let ui = TestQueue(label: "workbook.ui")
                 let screen = FakeScreen(ui: ui)
@@ -158,10 +155,7 @@ struct Exercise3_1Tests {
 
     @Test("present(_:) may be called from inside screen.present(_:), and right after a dismissAction, on the UI queue")
     func presentFromTheUIQueueInsideCallbacks() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 5, cutShort: cutShort) {
                 let ui = TestQueue(label: "workbook.ui")
                 let screen = FakeScreen(ui: ui)
@@ -199,10 +193,7 @@ struct Exercise3_1Tests {
 
     @Test("the presenter may go away while a modal is on screen: dismissing that modal later does not crash")
     func releasedWithAModalOnScreen() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 5, cutShort: cutShort) {
                 let ui = TestQueue(label: "workbook.ui")
                 let screen = FakeScreen(ui: ui)
@@ -268,10 +259,7 @@ struct Exercise3_1Tests {
 
     @Test("modals waiting for the screen hold no worker of the global queues: the app's work on DispatchQueue.global() goes on")
     func waitingModalsLeaveTheGlobalQueuesAlone() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 6, cutShort: cutShort) {
                 // A fresh process: its global queues have a handful of workers, and on Linux their
                 // pool grows by about one thread a second once they are all blocked. Sixty-four
@@ -338,10 +326,7 @@ struct Exercise3_1Tests {
 
     @Test("two presenters at once: the second one's modal, asked for from the first one's screen, is shown while the first one's is up")
     func twoPresentersAtOnce() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 6, cutShort: cutShort) {
                 // Two presenters, each with its own screen, sharing the app's UI queue.
                 let ui = TestQueue(label: "workbook.ui")
@@ -393,10 +378,7 @@ struct Exercise3_1Tests {
 
     @Test("the presenter may go away with modals waiting: they are still shown, one at a time, and dismissing them does not crash")
     func releasedWithModalsWaiting() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 let ui = TestQueue(label: "workbook.ui")
                 let screen = FakeScreen(ui: ui)

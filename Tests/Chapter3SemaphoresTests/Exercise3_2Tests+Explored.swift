@@ -11,7 +11,7 @@ import WorkbookWire
 // later, on the main queue (as many APIs do), or only a while after everyone has asked; completions
 // that ask again while others wait; a service let go once everyone has asked. One run records every
 // call, every request and every answer, and the record is held to each clause of the header.
-extension Exercise3_2Tests {
+extension Exercise3_2Tests: ExploredContract {
     enum Answer: String, CaseIterable, Sendable {
         /// Before fetchList returns, on the thread that called it.
         case beforeReturning
@@ -270,14 +270,8 @@ extension Exercise3_2Tests {
 
     @Test("explored: callers on threads and every kind of queue (main too), answers before returning, from other threads, later, on the main queue or held, completions that ask again while others wait, a service let go")
     func explored() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
-                exploreScenarios("Exercise3_2Tests/explored", corners: Exercise3_2Tests.corners, generate: Exercise3_2Tests.generate,
-                                 shrink: Exercise3_2Tests.shrink, run: Exercise3_2Tests.run)
-            }
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+            exploreInChild(Exercise3_2Tests.self, "Exercise3_2Tests/explored", cutShort: cutShort)
         }
         judgeChild(result, "Exploring scenarios of the service's contract", ifItCrashed: Self.syncOntoOwnQueue)
     }

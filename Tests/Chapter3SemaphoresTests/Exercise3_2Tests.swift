@@ -138,10 +138,7 @@ struct Exercise3_2Tests {
 
     @Test("a server that answers before fetchList returns, and completions that call fetchAudioList again, are served like any other")
     func serverAnswersAtOnceAndCompletionsAskAgain() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 // Three calls in a row, the server answering at once.
                 do {
@@ -210,10 +207,7 @@ struct Exercise3_2Tests {
 
     @Test("two calls from the UI queue, the server answering on that same queue: both return at once, both are answered")
     func answersDeliveredOnTheCallersQueue() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 5, cutShort: cutShort) {
                 let ui = TestQueue(label: "workbook.ui")
                 let api = FakeAudioAPI(answers: .later, deliveredOn: ui.queue)
@@ -247,10 +241,7 @@ struct Exercise3_2Tests {
 
     @Test("the service may go away while a request is in flight: the answer still reaches its caller, without a crash")
     func releasedWithARequestInFlight() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 5, cutShort: cutShort) {
                 let api = FakeAudioAPI(answers: .held)
                 let answers = Arrivals<String>()
@@ -390,10 +381,7 @@ struct Exercise3_2Tests {
 
     @Test("the service may go away with requests waiting: every caller still gets its answer, one request in flight at a time")
     func releasedWithRequestsWaiting() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 let api = FakeAudioAPI(answers: .held)
                 let answers = Arrivals<String>()

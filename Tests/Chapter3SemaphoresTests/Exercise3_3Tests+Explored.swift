@@ -11,7 +11,7 @@ import WorkbookWire
 // while, or held until many are running — released together, from their threads at the same moment —
 // and jobs that call run(_:) themselves; one run records what happened, and the record is held to
 // each clause of the header.
-extension Exercise3_3Tests {
+extension Exercise3_3Tests: ExploredContract {
     enum Done: String, CaseIterable, Sendable {
         /// done() before the job returns, on the thread that started it.
         case beforeReturning
@@ -63,6 +63,9 @@ extension Exercise3_3Tests {
             }
         }
     }
+
+    /// None: the generated scenarios alone.
+    static var corners: [Scenario] { [] }
 
     static func generate(_ random: inout Seeded) -> Scenario {
         let limit = random.pick([1, 1, 2, 2, 3, 5, 16])
@@ -203,14 +206,8 @@ extension Exercise3_3Tests {
 
     @Test("explored: limits 1 to 16, up to 34 jobs, callers on threads and every kind of queue (main too), done() every way, held jobs let go together, jobs that run more")
     func explored() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
-                exploreScenarios("Exercise3_3Tests/explored", generate: Exercise3_3Tests.generate,
-                                 shrink: Exercise3_3Tests.shrink, run: Exercise3_3Tests.run)
-            }
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+            exploreInChild(Exercise3_3Tests.self, "Exercise3_3Tests/explored", cutShort: cutShort)
         }
         judgeChild(result, "Exploring scenarios of the limiter's contract", ifItCrashed: Self.syncOntoOwnQueue)
     }

@@ -252,10 +252,7 @@ struct Exercise3_3Tests {
 
     @Test("jobs that call done() before they return, and jobs that call run(_:), are served like any other")
     func jobsFinishAtOnceAndAskForMore() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 // 200 jobs from four threads, each calling done() before it returns.
                 do {
@@ -309,10 +306,7 @@ struct Exercise3_3Tests {
 
     @Test("the limiter may go away while jobs are running: their done() still works, without a crash")
     func releasedWithJobsRunning() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 5, cutShort: cutShort) {
                 let jobs = FakeJobs(finish: .held)
                 weak var limiterLeft: DownloadLimiter?
@@ -475,10 +469,7 @@ struct Exercise3_3Tests {
 
     @Test("the limiter may go away with jobs waiting: they still run, one slot at a time, and their done() works")
     func releasedWithJobsWaiting() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 let jobs = FakeJobs(finish: .held)
                 // A limiter released fresh, never used.

@@ -9,10 +9,7 @@ import WorkbookWire
 extension Exercise4_1Tests {
     @Test("explored: callers on threads and every kind of queue (main too), reads and sets mixed, tokens nil, empty, long and outside ASCII: every read is a stored token, never an older one")
     func explored() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
                 exploreScenarios("Exercise4_1Tests/explored", corners: RegisterScenario.corners(keys: 1, values: RegisterValue.allCases),
                                  generate: { RegisterScenario.generate(&$0, keys: 1, values: RegisterValue.allCases) },

@@ -13,10 +13,7 @@ struct Exercise4_1Tests {
 
     @Test("a token set is read back, on this thread and another; nil clears it")
     func readsBackWhatWasSet() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(cutShort: cutShort) {
                 let store = Unchecked(TokenStore())
                 if let first = store.value.token { return "a new store must hold no token, but token read \"\(first)\"" }
@@ -56,10 +53,7 @@ struct Exercise4_1Tests {
 
     @Test("two threads replace and clear the token while two others read it")
     func readersAndWritersAtOnce() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let store = Unchecked(TokenStore())
                 // Writers set "t<thread>-<iteration>", and clear the token (nil) every other time:
@@ -74,10 +68,7 @@ struct Exercise4_1Tests {
 
     @Test("a writer and a reader taking turns; some writes clear the token")
     func readerTakingTurnsWithWriter() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 guard #available(macOS 15.0, *) else { return nil }
                 let store = Unchecked(TokenStore())
@@ -95,10 +86,7 @@ struct Exercise4_1Tests {
 
     @Test("a read waits while another block runs on the store's queue")
     func readsGoThroughTheQueue() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let store = Unchecked(TokenStore())
                 guard let queue = queueProperty(of: store.value) else {
@@ -133,10 +121,7 @@ struct Exercise4_1Tests {
 
     @Test("a set, and a clear, made while another block runs on the store's queue take effect only after that block")
     func setsGoThroughTheQueue() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 for newValue in ["after", nil] as [String?] {
                     let store = Unchecked(TokenStore())
@@ -187,10 +172,7 @@ extension Exercise4_1Tests {
 
     @Test("every pair of get, set and clear at the same moment: reads see only stored tokens, and a last write wins")
     func everyPairAtOnce() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 runEveryPairAtOnce(Exercise4_1Tests.operations) { pair in
                     let store = Unchecked(TokenStore())
@@ -227,10 +209,7 @@ extension Exercise4_1Tests {
 
     @Test("two stores at once hold two tokens: a token set on one is never read from the other")
     func twoStoresAtOnce() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let one = Unchecked(TokenStore()), two = Unchecked(TokenStore())
                 one.value.token = "one"
@@ -270,10 +249,7 @@ extension Exercise4_1Tests {
 
     @Test("a store let go while a set waits on its queue: the set finishes, and nothing traps")
     func releasedWhileASetWaits() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 6, cutShort: cutShort) {
                 releasedWhileWorkWaits({ TokenStore() }, "token = \"late\"") { store in store.token = "late" }
             }

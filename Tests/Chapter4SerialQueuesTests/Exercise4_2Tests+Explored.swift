@@ -220,10 +220,7 @@ extension Exercise4_2Tests {
 
     @Test("explored: updates at once from threads and every kind of queue (main too), transforms that append, store nil, \"\", long or non-ASCII tokens, hold on, or use another store: each transform is handed what the one before it returned, on the store's queue, one at a time")
     func explored() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
                 exploreScenarios("Exercise4_2Tests/explored", corners: UpdateScenario.corners,
                                  generate: { UpdateScenario.generate(&$0) },

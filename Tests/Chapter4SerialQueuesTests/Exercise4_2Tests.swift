@@ -27,10 +27,7 @@ struct Exercise4_2Tests {
 
     @Test("update calls transform once with the current token and keeps what it returns; nil clears it")
     func transformsTheCurrentToken() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(cutShort: cutShort) {
                 let store = TokenStore()
                 let seen = Tally<String?>()
@@ -47,10 +44,7 @@ struct Exercise4_2Tests {
 
     @Test("transform runs on the store's queue")
     func transformRunsOnTheQueue() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(cutShort: cutShort) {
                 let store = TokenStore()
                 guard let queue = queueProperty(of: store) else {
@@ -73,10 +67,7 @@ struct Exercise4_2Tests {
 
     @Test("two updates at the same moment: the second starts from the first one's result")
     func overlappingUpdates() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let store = Unchecked(TokenStore())
                 let inTransform = [Signal(), Signal()]
@@ -108,10 +99,7 @@ struct Exercise4_2Tests {
 
     @Test("two threads taking turns: each update starts from the one before")
     func updatesTakingTurns() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 guard #available(macOS 15.0, *) else { return nil }
                 let store = Unchecked(TokenStore())
@@ -144,10 +132,7 @@ struct Exercise4_2Tests {
 
     @Test("four threads × 1 000 updates that each add one: none is lost")
     func noUpdateIsLost() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 6, cutShort: cutShort) {
                 let store = Unchecked(TokenStore())
                 let calls = Tally<Void>()
@@ -176,10 +161,7 @@ extension Exercise4_2Tests {
 
     @Test("every pair of update and a get or set at the same moment: no update is lost, nothing runs between an update's read and its write")
     func everyPairAtOnce() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 guard queueProperty(of: TokenStore()) != nil else {
                     return "TokenStore has no stored `queue` any more; keep `let queue`: 4.1's token and update must share it"
@@ -234,10 +216,7 @@ extension Exercise4_2Tests {
 
     @Test("while a transform runs, a block on the store's queue or another update, asked for from a thread or any kind of queue (main too), waits until the update has written")
     func nothingComesBetweenTheReadAndTheWrite() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 guard queueProperty(of: TokenStore()) != nil else {
                     return "TokenStore has no stored `queue` any more; keep `let queue`: 4.1's token and update must share it"
@@ -307,10 +286,7 @@ extension Exercise4_2Tests {
 
     @Test("transform may use another store: its token, and its update")
     func transformMayUseAnotherStore() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let one = Unchecked(TokenStore()), two = Unchecked(TokenStore())
                 // One store's transform reads and updates the other store, as code that keeps two

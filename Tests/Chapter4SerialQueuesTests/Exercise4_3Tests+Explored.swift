@@ -9,10 +9,7 @@ import WorkbookWire
 extension Exercise4_3Tests {
     @Test("explored: callers on threads and every kind of queue (main too, GCD work items), reads, writes and removals over three keys, values empty, long and outside ASCII: every read is a stored value, never an older one")
     func explored() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
                 exploreScenarios("Exercise4_3Tests/explored", corners: RegisterScenario.corners(keys: 3, values: RegisterValue.allCases),
                                  generate: { RegisterScenario.generate(&$0, keys: 3, values: RegisterValue.allCases) },

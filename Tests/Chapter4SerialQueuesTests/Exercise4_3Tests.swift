@@ -21,10 +21,7 @@ struct Exercise4_3Tests {
 
     @Test("a value set is read back, on this thread and another; nil removes it")
     func readsBackWhatWasSet() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(cutShort: cutShort) {
                 let cache = Unchecked(SettingsCache())
                 if let value = cache.value.value(forKey: "theme") { return "a new cache must hold no values, but theme read \"\(value)\"" }
@@ -61,10 +58,7 @@ struct Exercise4_3Tests {
 
     @Test("a read does not wait for another read that is still running")
     func readsRunSideBySide() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let cache = Unchecked(SettingsCache())
                 // A design without the starter's `queue` cannot be measured this way; the other tests
@@ -94,10 +88,7 @@ struct Exercise4_3Tests {
 
     @Test("a writer and a reader on two threads, taking turns; some writes remove the key")
     func readerTakingTurnsWithWriter() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 guard #available(macOS 15.0, *) else { return nil }
                 let cache = Unchecked(SettingsCache())
@@ -134,10 +125,7 @@ struct Exercise4_3Tests {
 
     @Test("reads arriving from GCD work items while a write waits: all of them finish")
     func readsFromWorkItemsBehindAWrite() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 5, cutShort: cutShort) {
                 let cache = Unchecked(SettingsCache())
                 // A design without the starter's `queue` cannot be set up this way; the other tests
@@ -194,10 +182,7 @@ struct Exercise4_3Tests {
 
     @Test("two threads write, taking turns that only the cache can order: every key keeps its last value")
     func twoWritersAtOnce() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 guard #available(macOS 15.0, *) else { return nil }
                 let cache = Unchecked(SettingsCache())
@@ -244,10 +229,7 @@ extension Exercise4_3Tests {
 
     @Test("every pair of value, setValue and removal: two reads at the same moment, a write in turns only the cache orders")
     func everyPairAtOnce() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 guard #available(macOS 15.0, *) else { return nil }
                 return runEveryPairAtOnce(Exercise4_3Tests.operations) { pair in
@@ -296,10 +278,7 @@ extension Exercise4_3Tests {
 
     @Test("two caches at once keep two sets of values, and one cache's write does not hold up the other")
     func twoCachesAtOnce() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let one = Unchecked(SettingsCache()), two = Unchecked(SettingsCache())
                 one.value.setValue("dark", forKey: "theme")
@@ -332,10 +311,7 @@ extension Exercise4_3Tests {
 
     @Test("a cache let go while a write waits on its queue: the write finishes, and nothing traps")
     func releasedWhileAWriteWaits() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 6, cutShort: cutShort) {
                 releasedWhileWorkWaits({ SettingsCache() }, "setValue(\"late\", forKey: \"mode\")") { cache in
                     cache.setValue("late", forKey: "mode")

@@ -11,7 +11,7 @@ import WorkbookWire
 // else, that records or flushes itself, that waits for another thread that records or flushes, or
 // that holds on while the others go on recording — re-entrance while others wait. One run records
 // every call and every batch, and the record is held to each clause of the header.
-extension Exercise4_4Tests {
+extension Exercise4_4Tests: ExploredContract {
     enum Call: String, Sendable { case record, flush }
 
     enum Write: String, CaseIterable, Sendable {
@@ -230,14 +230,8 @@ extension Exercise4_4Tests {
 
     @Test("explored: capacities below 1 to 1 000, callers on threads and every kind of queue (main too), record and flush mixed, a write that records, flushes, waits for another thread or holds on while others wait")
     func explored() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
-                exploreScenarios("Exercise4_4Tests/explored", corners: Exercise4_4Tests.corners, generate: Exercise4_4Tests.generate,
-                                 shrink: Exercise4_4Tests.shrink, run: Exercise4_4Tests.run)
-            }
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+            exploreInChild(Exercise4_4Tests.self, "Exercise4_4Tests/explored", cutShort: cutShort)
         }
         judgeChild(result, "Exploring scenarios of the log's contract", ifItCrashed: Self.syncInsideSync)
     }

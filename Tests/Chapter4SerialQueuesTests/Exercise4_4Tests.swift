@@ -34,10 +34,7 @@ struct Exercise4_4Tests {
 
     @Test("flush returns what was recorded, oldest first, and empties the log; write is not called")
     func flushReturnsBufferedEvents() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(cutShort: cutShort) {
                 let written = Tally<[String]>()
                 let log = EventLog(capacity: 10) { written.append($0) }
@@ -57,10 +54,7 @@ struct Exercise4_4Tests {
 
     @Test("the record that fills the log writes the batch, oldest first, on its own thread, before it returns")
     func fullLogWritesItsBatch() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(cutShort: cutShort) {
                 let written = Tally<[String]>()
                 let writers = Tally<pthread_t>()
@@ -96,10 +90,7 @@ struct Exercise4_4Tests {
 
     @Test("four threads recording at once: every event is written or flushed exactly once, in full batches")
     func concurrentRecords() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let written = Tally<[String]>()
                 let log = Unchecked(EventLog(capacity: 8) { written.append($0) })
@@ -118,10 +109,7 @@ struct Exercise4_4Tests {
 
     @Test("records that waited together behind a busy queue: every batch is exactly full")
     func recordsQueuedBehindABusyQueue() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 // Capacity 1: every record fills the log. Three records wait on the log's queue while
                 // the test holds it; released, their blocks run one after another, in the order they
@@ -160,10 +148,7 @@ struct Exercise4_4Tests {
 
     @Test("flush from another thread while three threads record: every event comes back exactly once")
     func flushWhileRecording() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let written = Tally<[String]>()
                 let flushed = Tally<[String]>()
@@ -187,10 +172,7 @@ struct Exercise4_4Tests {
 
     @Test("two threads taking turns recording and flushing: every event comes back exactly once")
     func threadsTakingTurns() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 guard #available(macOS 15.0, *) else { return nil }
                 let written = Tally<[String]>()
@@ -227,10 +209,7 @@ struct Exercise4_4Tests {
 
     @Test("write may use the log: it runs after record has let go of the queue")
     func writeMayUseTheLog() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(cutShort: cutShort) {
                 var log: EventLog?
                 let written = Tally<[String]>()
@@ -252,10 +231,7 @@ struct Exercise4_4Tests {
 
     @Test("write may wait for another thread that uses the log")
     func writeMayWaitForAnotherThread() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(cutShort: cutShort) {
                 let written = Tally<[String]>()
                 let other = Signal()
@@ -300,10 +276,7 @@ extension Exercise4_4Tests {
 
     @Test("every pair of record and flush at the same moment: every event comes back exactly once, in full batches")
     func everyPairAtOnce() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 runEveryPairAtOnce(Exercise4_4Tests.operations) { pair in
                     let written = Tally<[String]>(), flushed = Tally<[String]>()
@@ -334,10 +307,7 @@ extension Exercise4_4Tests {
 
     @Test("two logs at once keep their own events, and one log's write may record into the other")
     func twoLogsAtOnce() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let holder = LogHolder()
                 let writtenOne = Tally<[String]>(), writtenTwo = Tally<[String]>()
@@ -374,10 +344,7 @@ extension Exercise4_4Tests {
 
     @Test("write may flush the log, on its own thread and by waiting for another thread that does")
     func writeMayFlush() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 for onAnotherThread in [false, true] {
                     let holder = LogHolder()
@@ -419,10 +386,7 @@ extension Exercise4_4Tests {
 
     @Test("a write that blocks for long does not hold up the other threads' record and flush")
     func writeBlockingForLong() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 5, cutShort: cutShort) {
                 let inWrite = Signal(), release = Signal()
                 let log = Unchecked(EventLog(capacity: 2) { _ in
@@ -451,10 +415,7 @@ extension Exercise4_4Tests {
 
     @Test("a log let go while records wait on its queue: every waiting record writes its batch, and nothing traps")
     func releasedWhileRecordsWait() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 6, cutShort: cutShort) {
                 let written = Tally<[String]>()
                 if let problem = releasedWhileWorkWaits({ EventLog(capacity: 1) { written.append($0) } }, "record(\"late\")", { log in

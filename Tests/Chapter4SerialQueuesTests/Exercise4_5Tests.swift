@@ -17,10 +17,7 @@ struct Exercise4_5Tests {
 
     @Test("the first token and every set are read back, on this thread and another")
     func readsBackWhatWasSet() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(cutShort: cutShort) {
                 let holder = Unchecked(AuthToken(token: "first"))
                 let first = holder.value.token
@@ -60,10 +57,7 @@ struct Exercise4_5Tests {
 
     @Test("two threads replace the token while two others read it")
     func readersAndWritersAtOnce() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let holder = Unchecked(AuthToken(token: "first"))
                 // Writers set "t<thread>-<iteration>"; readers check that every token they see is
@@ -78,10 +72,7 @@ struct Exercise4_5Tests {
 
     @Test("a writer and a reader taking turns")
     func readerTakingTurnsWithWriter() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 guard #available(macOS 15.0, *) else { return nil }
                 let holder = Unchecked(AuthToken(token: "first"))
@@ -121,10 +112,7 @@ extension Exercise4_5Tests {
 
     @Test("every pair of get and set at the same moment: reads see only whole tokens that were set, and a last set wins")
     func everyPairAtOnce() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) {
                 runEveryPairAtOnce(Exercise4_5Tests.operations) { pair in
                     let holder = Unchecked(AuthToken(token: "first"))
@@ -156,10 +144,7 @@ extension Exercise4_5Tests {
 
     @Test("two tokens at once: a token set on one is never read from the other")
     func twoTokensAtOnce() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let one = Unchecked(AuthToken(token: "one")), two = Unchecked(AuthToken(token: "two"))
                 let first = one.value.token
@@ -188,10 +173,7 @@ extension Exercise4_5Tests {
 
     @Test("an AuthToken let go while a set waits on its queue: the set finishes, and nothing traps")
     func releasedWhileASetWaits() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 6, cutShort: cutShort) {
                 releasedWhileWorkWaits({ AuthToken(token: "first") }, "token = \"late\"") { holder in holder.token = "late" }
             }
@@ -209,10 +191,7 @@ extension Exercise4_5Tests {
 extension Exercise4_5Tests {
     @Test("explored: callers on threads and every kind of queue (main too), reads and sets mixed, tokens empty, long and outside ASCII: every read is a whole token that was set, never an older one")
     func explored() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
                 exploreScenarios("Exercise4_5Tests/explored", corners: RegisterScenario.corners(keys: 1, values: RegisterValue.allCases.filter { $0 != .none }),
                                  generate: { RegisterScenario.generate(&$0, keys: 1, values: RegisterValue.allCases.filter { $0 != .none }) },

@@ -5,12 +5,30 @@ import WorkbookWire
 
 // Helpers for tests whose code may trap or hang: they run it in the child process of an exit test,
 //
-//     let result = await #expect(processExitsWith: .failure, observing: […]) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+//     let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
 //         runInChild(cutShort: cutShort) { … }
 //     }
 //     judgeChild(result, "doing this", ifItCrashed: "the likely cause")
 //
 // so that a trap in learner code fails one test instead of ending the whole test run.
+//
+// Why every exit test still spells out those first two lines and the last, instead of calling one
+// helper that does it all: the exit test's body must be a closure literal written inside the
+// `#expect(processExitsWith:)` call itself. The macro turns that literal into the entry point the
+// child process runs (found again by where the call stands), so the body cannot be a closure
+// handed over from elsewhere, and it captures nothing but the values in its capture list (each
+// `Codable`, sent to the child): a helper that took the work as a parameter and called `#expect`
+// would have one body, in the helper, for every test. So each test writes the `#expect` line with
+// its capture list, calls ``runInChild(seconds:cutShort:_:)`` (or ``exploreInChild(_:_:cutShort:)``)
+// as the whole body, and hands the result to ``judgeChild(_:_:ifItCrashed:ifItHung:sourceLocation:)``;
+// what does not vary — what the parent observes, and why it expects `.failure` — is here, once.
+
+/// What every exit test observes of its child: its standard output (the sentence its work returned)
+/// and its standard error (a race report, a trap's message, the scenario it was running).
+public let childOutput: [any PartialKeyPath<ExitTest.Result> & Sendable] = [\.standardOutputContent, \.standardErrorContent]
+
+/// Why every exit test expects `.failure`: see ``ChildExit``.
+public let childEnds: Comment = "the child ends with a code runInChild chose, or with a signal"
 
 /// Exit codes with which a child process tells its parent how it ended.
 ///

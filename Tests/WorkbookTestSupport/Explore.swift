@@ -163,6 +163,29 @@ public func exploreScenarios<Scenario: Sendable & CustomStringConvertible>(
     }
 }
 
+/// A suite whose contract is explored in generated scenarios: the four parts
+/// ``exploreScenarios(_:corners:generate:shrink:run:)`` takes, as the suite's own static members.
+public protocol ExploredContract: SendableMetatype {
+    associatedtype Scenario: Sendable & CustomStringConvertible
+    /// Scenarios run before any generated one.
+    static var corners: [Scenario] { get }
+    static func generate(_ random: inout Seeded) -> Scenario
+    static func shrink(_ scenario: Scenario) -> [Scenario]
+    static func run(_ scenario: Scenario) -> Violation?
+}
+
+/// The whole body of an explored test's exit test: explores `Contract`'s scenarios in the child,
+/// bounded by ``exploringChildSeconds``.
+///
+///     ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+///         exploreInChild(Exercise2_1Tests.self, "Exercise2_1Tests/explored", cutShort: cutShort)
+///     }
+public func exploreInChild<Contract: ExploredContract>(_ contract: Contract.Type, _ test: String, cutShort: ChildCutShort) -> Never {
+    runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
+        exploreScenarios(test, corners: Contract.corners, generate: Contract.generate, shrink: Contract.shrink, run: Contract.run)
+    }
+}
+
 /// What opens the line a child writes to standard error before each scenario it runs.
 let scenarioLinePrefix = "workbook-scenario: "
 
