@@ -10,7 +10,7 @@ import WorkbookWire
 // when each call began and returned on one clock, and every read is held to the clauses: at least
 // every hit whose increment() had returned before the read began, at most every one begun before it
 // returned, never less than the read before it on the same caller — and at the end, every hit.
-extension Exercise5_1Tests {
+extension Exercise5_1Tests: ExploredContract {
     struct Scenario: Sendable, Equatable, CustomStringConvertible {
         struct Caller: Sendable, Equatable {
             var site: CallSite
@@ -127,14 +127,8 @@ extension Exercise5_1Tests {
 
     @Test("explored: increments and reads mixed, from threads and every kind of queue (main too), up to four callers at once: every read between what had been counted and what had begun, never down, and every hit counted")
     func explored() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
-                exploreScenarios("Exercise5_1Tests/explored", corners: Exercise5_1Tests.corners, generate: Exercise5_1Tests.generate,
-                                 shrink: Exercise5_1Tests.shrink, run: Exercise5_1Tests.run)
-            }
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+            exploreInChild(Exercise5_1Tests.self, "Exercise5_1Tests/explored", cutShort: cutShort)
         }
         judgeChild(result, "Exploring scenarios of the counter's contract", ifItCrashed: Self.trapAdvice)
     }

@@ -15,10 +15,7 @@ struct Exercise5_1Tests {
 
     @Test("a new counter is at zero, and each increment() is counted by the time it returns")
     func countsEachIncrementAtOnce() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(cutShort: cutShort) {
                 let counter = HitCounter()
                 let start = counter.value
@@ -38,10 +35,7 @@ struct Exercise5_1Tests {
 
     @Test("four threads incrementing together lose no hit")
     func concurrentIncrementsAreExact() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let counter = Unchecked(HitCounter())
                 guard runConcurrently(threads: 4, iterations: 1_000, "4 000 increment() calls", seconds: 3, { _, _ in
@@ -57,10 +51,7 @@ struct Exercise5_1Tests {
 
     @Test("reading value while others increment is safe, and value never goes backwards")
     func readsDuringIncrements() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let counter = Unchecked(HitCounter())
                 let backwards = Tally<(Int, Int)>()
@@ -91,10 +82,7 @@ struct Exercise5_1Tests {
 
     @Test("every pair of operations at the same moment", arguments: OperationPair.every(of: Self.operations).map { [$0.first, $0.second] })
     func everyPairAtOnce(_ pair: [String]) async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [pair, cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [pair, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let counter = Unchecked(HitCounter())
                 // Each thread notes only its own last read; they are looked at after all have finished.
@@ -127,10 +115,7 @@ struct Exercise5_1Tests {
 
     @Test("two counters at once keep their own counts")
     func twoCountersAtOnce() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let first = HitCounter(), second = HitCounter()
                 for _ in 0..<3 { first.increment() }
@@ -154,10 +139,7 @@ struct Exercise5_1Tests {
 
     @Test("a counter may be released at any time: new, right after increment(), on another thread than its users")
     func releasedAnyTime() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 6, cutShort: cutShort) {
                 // A counter that keeps a queue: the test holds that queue while another thread
                 // increments and lets the counter go, so what increment() queued runs after the

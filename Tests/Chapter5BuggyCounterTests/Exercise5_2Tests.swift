@@ -51,10 +51,7 @@ struct Exercise5_2Tests {
 
     @Test("work that calls back before it returns")
     func synchronousCallbacks() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 for times in [1, 2, 3, 10] {
                     let probe = WorkProbe()
@@ -76,10 +73,7 @@ struct Exercise5_2Tests {
 
     @Test("work that calls back later, from other threads")
     func asynchronousCallbacks() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let probe = WorkProbe()
                 let call = "performAll(times: 20, …) with work that calls back from threads of its own"
@@ -148,10 +142,7 @@ struct Exercise5_2Tests {
 
     @Test("`queue` serial, concurrent, or the caller's own: completion once, on it, after every callback", arguments: HandedQueue.allCases.map(\.rawValue))
     func everyHandedQueue(_ form: String) async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [form, cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [form, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) { CompletionDimensions.scenarios(Self.call, on: HandedQueue(rawValue: form)!) }
         }
         judgeChild(result, "performAll with `queue` \(HandedQueue(rawValue: form)!.testDescription)", ifItCrashed: Self.trapAdvice)
@@ -159,10 +150,7 @@ struct Exercise5_2Tests {
 
     @Test("completion sees what every callback's work wrote before calling back", arguments: HandedQueue.allCases.map(\.rawValue))
     func completionSeesTheCallbacksWork(_ form: String) async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [form, cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [form, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) { CompletionDimensions.callbackWorkIsVisible(Self.call, on: HandedQueue(rawValue: form)!) }
         }
         judgeChild(result, "completion read what each callback's thread wrote just before calling back (`queue`: \(HandedQueue(rawValue: form)!.testDescription)). Nothing but performAll orders those writes before completion: the last callback must see every other callback's work — a DispatchGroup, a lock or a serial queue does; a `.relaxed` atomic count does not (see \"Bug one: the race\" in the lesson)", ifItCrashed: Self.trapAdvice)
@@ -170,10 +158,7 @@ struct Exercise5_2Tests {
 
     @Test("two calls at once keep their own counts, and a call started from a completion completes")
     func twoCallsAtOnce() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) { CompletionDimensions.twoCallsAtOnce(Self.call) }
         }
         judgeChild(result, "two calls of performAll at once, and a third started from the first one's completion", ifItCrashed: Self.trapAdvice)
@@ -181,10 +166,7 @@ struct Exercise5_2Tests {
 
     @Test("a callback that takes 1.6 s: completion waits for it")
     func waitsForASlowCallback() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) { CompletionDimensions.waitsForASlowCallback(Self.call) }
         }
         judgeChild(result, "performAll with one callback held back 1.6 s", ifItCrashed: Self.trapAdvice)

@@ -8,10 +8,7 @@ import WorkbookTestSupport
 extension Exercise5_3Tests {
     @Test("explored: a serial, concurrent or main queue, called from a thread or from it; 0 to 40 functions calling back before returning, from threads, from the queue, four at once or from another call's completion; calls at once and from a completion")
     func explored() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
                 exploreScenarios("Exercise5_3Tests/explored", corners: CompletionScenario.corners(repeats: true),
                                  generate: { CompletionScenario.generate(&$0, repeats: true) }, shrink: CompletionScenario.shrink,

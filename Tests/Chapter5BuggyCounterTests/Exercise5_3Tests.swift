@@ -79,10 +79,7 @@ struct Exercise5_3Tests {
 
     @Test("functions that call back before they return, later from their own threads, and both mixed")
     func synchronousAndAsynchronousCallbacks() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let lists: [(String, [CallbackStyle])] = [
                     ("1 function that calls back before it returns", [.synchronous]),
@@ -114,10 +111,7 @@ struct Exercise5_3Tests {
 
     @Test("a function that calls back twice before it returns, beside one that has not called back: completion waits for the other, runs once, and later callbacks change nothing")
     func aFunctionCallsBackTwice() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let probe = HandedQueue.serial.make(label: "workbook.handed-queue")
                 let completions = Tally<Bool>()
@@ -156,10 +150,7 @@ struct Exercise5_3Tests {
 
     @Test("a function's two callbacks from two threads, one after the other with nothing of the test's ordering them: completion once, after the other function, and no data race")
     func twoCallbacksFromTwoThreads() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 for round in 0..<20 {
                     let probe = HandedQueue.serial.make(label: "workbook.handed-queue")
@@ -231,10 +222,7 @@ struct Exercise5_3Tests {
 
     @Test("`queue` serial, concurrent, or the caller's own: completion once, on it, after every callback", arguments: HandedQueue.allCases.map(\.rawValue))
     func everyHandedQueue(_ form: String) async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [form, cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [form, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) { CompletionDimensions.scenarios(Self.call, on: HandedQueue(rawValue: form)!) }
         }
         judgeChild(result, "runAll with `queue` \(HandedQueue(rawValue: form)!.testDescription)", ifItCrashed: Self.trapAdvice)
@@ -242,10 +230,7 @@ struct Exercise5_3Tests {
 
     @Test("completion sees what every function's callback wrote before calling back", arguments: HandedQueue.allCases.map(\.rawValue))
     func completionSeesTheCallbacksWork(_ form: String) async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [form, cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [form, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) { CompletionDimensions.callbackWorkIsVisible(Self.call, on: HandedQueue(rawValue: form)!) }
         }
         judgeChild(result, "completion read what each function's thread wrote just before calling back (`queue`: \(HandedQueue(rawValue: form)!.testDescription)). Nothing but runAll orders those writes before completion: the last callback must see every other callback's work — a DispatchGroup, a lock or a serial queue does; a `.relaxed` atomic count does not (see \"Bug one: the race\" in the lesson)", ifItCrashed: Self.trapAdvice)
@@ -253,10 +238,7 @@ struct Exercise5_3Tests {
 
     @Test("two calls at once keep their own counts, and a call started from a completion completes")
     func twoCallsAtOnce() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) { CompletionDimensions.twoCallsAtOnce(Self.call) }
         }
         judgeChild(result, "two calls of runAll at once, and a third started from the first one's completion", ifItCrashed: Self.trapAdvice)
@@ -264,10 +246,7 @@ struct Exercise5_3Tests {
 
     @Test("a function whose callback takes 1.6 s: completion waits for it")
     func waitsForASlowCallback() async {
-        let result = await #expect(
-            processExitsWith: .failure, observing: [\.standardOutputContent, \.standardErrorContent],
-            "the child ends with a code runInChild chose, or with a signal"
-        ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 8, cutShort: cutShort) { CompletionDimensions.waitsForASlowCallback(Self.call) }
         }
         judgeChild(result, "runAll with one function's callback held back 1.6 s", ifItCrashed: Self.trapAdvice)
