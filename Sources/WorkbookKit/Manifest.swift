@@ -69,6 +69,12 @@ public struct Workbook: Sendable {
         self.chapters = chapters.sorted { $0.number < $1.number }
     }
 
+    /// Creates a workbook from chapters already in memory (tests use this).
+    public init(root: URL, chapters: [Chapter]) {
+        self.root = root
+        self.chapters = chapters
+    }
+
     /// Every exercise with its chapter, in order.
     public var allExercises: [(chapter: Chapter, exercise: Exercise)] {
         chapters.flatMap { chapter in chapter.exercises.map { (chapter, $0) } }

@@ -191,8 +191,9 @@ package struct NewExercise: Sendable, Equatable {
         import Testing
         import WorkbookTestSupport
 
-        // TODO: one test per clause of \(type)'s contract (\(Layout.exerciseFile(chapter, exercise))), each run in a child
-        // process and judged as the other suites of this chapter are; then declare the dimensions they cover in chapter.json.
+        // TODO: one test per clause of \(type)'s contract, each judged as this chapter's other suites judge theirs.
+        // The contract is at the top of \(Layout.exerciseFile(chapter, exercise)); chapter.json's "dimensions" say
+        // which tests cover what.
 
         @Suite("\(exercise.id) \(type)", .gradedUnderTSan)
         struct \(exercise.suite) {
@@ -230,7 +231,7 @@ package struct NewExercise: Sendable, Equatable {
 
         ### Shape
 
-        TODO: the shape of the fix in a ```swift fence, with holes (`/* … */`) where the answer goes.
+        TODO: the shape of the fix, as Swift in a code fence, with holes (`/* … */`) where the answer goes.
 
         """
     }

@@ -77,11 +77,12 @@ package struct StaticCheck: Sendable {
             .filter { $0.hasSuffix(suffix) }.sorted()
     }
 
-    /// The line and column of the first line from `line` on that contains `needle`.
-    static func place(of needle: String, in text: String?, from line: Int = 1) -> (line: Int, column: Int)? {
+    /// The line and column of the first line from `line` on that contains `needle` (a regular
+    /// expression with `pattern`).
+    static func place(of needle: String, pattern: Bool = false, in text: String?, from line: Int = 1) -> (line: Int, column: Int)? {
         guard let text else { return nil }
         for (index, content) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().dropFirst(line - 1) {
-            if let range = content.range(of: needle) {
+            if let range = content.range(of: needle, options: pattern ? .regularExpression : []) {
                 return (index + 1, content.distance(from: content.startIndex, to: range.lowerBound) + 1)
             }
         }
@@ -93,8 +94,9 @@ package struct StaticCheck: Sendable {
                          _ sentence: String) -> StaticFinding {
         let path = Layout.manifest(of: chapter.name)
         let manifest = text(path)
-        let entry = Self.place(of: "\"id\": \"\(exercise.id)\"", in: manifest)
-        let keyed = key.flatMap { key in Self.place(of: "\"\(key)\":", in: manifest, from: entry?.line ?? 1) }
+        // However the JSON is spaced: `"id": "5.4"`, `"id" : "5.4"`.
+        let entry = Self.place(of: #""id"\s*:\s*"\#(NSRegularExpression.escapedPattern(for: exercise.id))""#, pattern: true, in: manifest)
+        let keyed = key.flatMap { key in Self.place(of: #""\#(key)"\s*:"#, pattern: true, in: manifest, from: entry?.line ?? 1) }
         let place = keyed ?? entry
         return StaticFinding(kind, path, line: place?.line, column: place?.column, sentence)
     }
@@ -191,7 +193,8 @@ package struct StaticCheck: Sendable {
         var findings: [StaticFinding] = []
         let folder = Layout.testFolder(chapter)
         let files = names(in: folder)
-        for exercise in chapter.exercises {
+        // A suite misnamed in the manifest is said there (``manifest(_:)``), once.
+        for exercise in chapter.exercises where exercise.suite == Self.suiteName(of: exercise.id) {
             let path = Layout.suiteFile(chapter, exercise)
             let own = Builder.testFiles(ofSuite: exercise.suite, in: files)
             guard !own.isEmpty else {
@@ -209,8 +212,9 @@ package struct StaticCheck: Sendable {
                 findings.append(StaticFinding(.problem, Layout.standIn(chapter, exercise), Says.standInMissing(exercise.id, at: Layout.standIn(chapter, exercise))))
             }
         }
-        for file in files where file.wholeMatch(of: /Exercise\d+_\d+Tests(\+.*)?\.swift/) != nil
-            && !chapter.exercises.contains(where: { !Builder.testFiles(ofSuite: $0.suite, in: [file]).isEmpty }) {
+        for file in files {
+            guard let match = file.wholeMatch(of: /Exercise(\d+)_(\d+)Tests(\+.*)?\.swift/),
+                  !chapter.exercises.contains(where: { $0.id == "\(match.1).\(match.2)" }) else { continue }
             findings.append(StaticFinding(.problem, "\(folder)/\(file)", Says.orphanSuite("\(folder)/\(file)")))
         }
         return findings
