@@ -91,14 +91,14 @@ package struct NewExercise: Sendable, Equatable {
         }
 
         let starter = starterText(chapter, exercise, type: type)
+        let solution = solutionText(chapter, exercise, type: type), suite = suiteText(chapter, exercise, type: type)
         let newManifest = try added(exercise, to: manifest, at: manifestPath)
         var pieces = [
             Piece(path: Layout.exerciseFile(chapter, exercise), text: starter, line: firstToDo(starter), what: "the starter"),
             Piece(path: Layout.starterCopy(chapter, exercise), text: starter, line: 1, what: "its kept copy, equal to it (reset restores from it)"),
-            Piece(path: Layout.exerciseFile(chapter, exercise, in: .solutions), text: solutionText(chapter, exercise, type: type),
-                  line: firstToDo(solutionText(chapter, exercise, type: type)), what: "the solution"),
-            Piece(path: Layout.suiteFile(chapter, exercise), text: suiteText(chapter, exercise, type: type),
-                  line: firstToDo(suiteText(chapter, exercise, type: type)), what: "the suite: one test, which fails until the suite is written"),
+            Piece(path: Layout.exerciseFile(chapter, exercise, in: .solutions), text: solution, line: firstToDo(solution), what: "the solution"),
+            Piece(path: Layout.suiteFile(chapter, exercise), text: suite, line: firstToDo(suite),
+                  what: "the suite: one test, which fails until the suite is written"),
         ]
         let newHints = (hints.map { $0.hasSuffix("\n") ? $0 + "\n" : $0 + "\n\n" } ?? hintsHeader(chapter)) + hintsSection(exercise)
         pieces.append(Piece(path: hintsPath, text: newHints, replacing: hints,
