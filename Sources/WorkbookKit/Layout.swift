@@ -84,7 +84,12 @@ public struct Layout: Sendable, Equatable {
     /// The kept copy of an exercise's starter, which `reset` restores from (no git history needed):
     /// `Tests/Starters/Chapter1Latch/CountdownBlock.swift`. The selftest holds it equal to the starter.
     static func starterCopy(_ chapter: Chapter, _ exercise: Exercise) -> String {
-        "\(testsFolder)/Starters/\(chapter.name)/\(exercise.file)"
+        "\(startersFolder(chapter))/\(exercise.file)"
+    }
+
+    /// Where a chapter's starters are kept: `Tests/Starters/Chapter1Latch`.
+    static func startersFolder(_ chapter: Chapter) -> String {
+        "\(testsFolder)/Starters/\(chapter.name)"
     }
 
     /// The faulty exercises the selftest's fault drill swaps in.

@@ -46,9 +46,4 @@ struct LearnerState: Codable, Sendable, Equatable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(self).write(to: url, options: .atomic)
     }
-
-    /// The state file of a workbook.
-    static func file(of workbook: Workbook) -> URL {
-        workbook.layout.url(Layout.stateFile)
-    }
 }

@@ -24,18 +24,6 @@ public struct Starters: Sendable {
         return Data(result.output.utf8)
     }
 
-    /// Every exercise whose kept starter copy is missing or differs from its starter in
-    /// `Exercises/` — for the selftest, on a clean checkout where the starters are untouched.
-    func staleCopies() -> [String] {
-        workbook.allExercises.compactMap { chapter, exercise in
-            let copy = Layout.starterCopy(chapter, exercise), file = Layout.exerciseFile(chapter, exercise)
-            let kept = FileManager.default.contents(atPath: workbook.layout.url(copy).path)
-            guard kept != FileManager.default.contents(atPath: workbook.layout.url(file).path) else { return nil }
-            return kept == nil ? "\(copy) is missing: `mkdir -p \((copy as NSString).deletingLastPathComponent) && cp \(file) \(copy)`"
-                : "\(copy) differs from \(file): after changing a starter, `cp \(file) \(copy)`"
-        }
-    }
-
     /// The commit the workbook was cloned at, to remember as the starters' source.
     func currentCommit() -> String? {
         guard let result = try? ChildProcess.run("git", ["-C", workbook.root.path, "rev-parse", "HEAD"], timeLimit: 30),

@@ -98,7 +98,7 @@ struct CommandLineTests {
         #expect(CommandLine.run(["help", "frobnicate"]) == 2 && CommandLine.run(["--bogus"]) == 2)
     }
 
-    @Test("a student copy's overview lists what works there — no solution, export, grade, selftest or dimensions; doctor, for when it does not work — and how many hint steps it has")
+    @Test("a student copy's overview lists what works there — no solution, export, grade, selftest, dimensions or new; doctor, for when it does not work — and how many hint steps it has")
     func studentCopyOverview() {
         let workbook = Command.overview(in: Setting(isStudentCopy: false, hintSteps: 3...3))
         let copy = Command.overview(in: Setting(isStudentCopy: true, hintSteps: 2...2))
@@ -111,7 +111,7 @@ struct CommandLineTests {
         #expect(!withoutHints.contains("\n  hint "), "a copy handed out without hints does not offer them")
         #expect(Command.overview(in: Setting(isStudentCopy: true, hintSteps: 1...2)).contains("(1 to 2 steps in this copy)"))
         let selftest = Command.all.filter { !$0.works(in: Setting(isStudentCopy: true)) }.map(\.name)
-        #expect(selftest == ["solution", "export", "selftest", "dimensions"], "refused in a student copy, with a sentence")
+        #expect(selftest == ["solution", "export", "selftest", "dimensions", "new"], "refused in a student copy, with a sentence")
     }
 
     @Test("after a check: the exercise to fix, or simply the next one (never \"next next\")")

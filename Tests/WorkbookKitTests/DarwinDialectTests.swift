@@ -101,12 +101,10 @@ struct DarwinDialectTests {
         #expect(Platform.processes(inPSOutput: ps, mentioning: "/w/.build-drill") == [812])
     }
 
-    @Test("each platform's seam: how tests start, where a trap's message is, what locates a crash")
+    @Test("each platform's seam: how tests start, what locates a crash")
     func seam() {
-        let darwin = Platform(.darwin), linux = Platform(.linux)
+        let darwin = Platform(.darwin)
         #expect(darwin.launchMethod == .swiftTest)
-        #expect(darwin.trapMessagePlace.contains("crash report"))
-        #expect(linux.trapMessagePlace.contains("compiled out"))
         if case .crashReports(let folder) = darwin.crashLocator {
             #expect(folder.path.hasSuffix("Library/Logs/DiagnosticReports"))
         } else {

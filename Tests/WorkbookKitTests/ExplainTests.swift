@@ -93,14 +93,7 @@ struct ExplainTests {
 
     /// Every race-kind starter and near miss, with the file its report was recorded from.
     static var expectedRecordings: [(name: String, source: URL)] {
-        let workbook = Fixture.workbook
-        let starters = workbook.allExercises.filter { $0.exercise.expectedFailure == .race }.map { chapter, exercise in
-            (name: "starter-\(exercise.id)",
-             source: Fixture.packageRoot.appendingPathComponent("Tests/Starters/\(chapter.name)/\(exercise.file)"))
-        }
-        let nearMisses = workbook.corpus(of: workbook.chapters).entries.filter { $0.expectation == .fails(.race) }
-            .map { (name: $0.name, source: $0.file) }
-        return starters + nearMisses
+        Fixture.workbook.raceRecordings().map { (name: $0.name, source: Fixture.workbook.layout.url($0.source)) }
     }
 
     @Test("every race-kind starter and near miss has a recorded report (selftest --record-races)")

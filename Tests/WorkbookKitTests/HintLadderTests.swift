@@ -7,7 +7,7 @@ import Testing
 @Suite("Hint ladders")
 struct HintLadderTests {
     /// The steps every ladder has, in order.
-    static let steps = ["Question", "Direction", "Shape"]
+    static let steps = StaticCheck.hintSteps
 
     /// Code of a Swift text, one normalized line per line of code: comments dropped (a `/* … */`
     /// becomes a hole, `…`), spaces removed; blank lines, lone braces and imports left out.

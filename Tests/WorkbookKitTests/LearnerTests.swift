@@ -12,25 +12,12 @@ struct LearnerTests {
         let workbook = Fixture.workbook
         #expect(workbook.chapters.count >= 2)
         #expect(workbook.chapters.map(\.number) == workbook.chapters.map(\.number).sorted())
-        for (chapter, exercise) in workbook.allExercises {
-            let fm = FileManager.default
-            #expect(fm.fileExists(atPath: workbook.exerciseFile(chapter, exercise).path), "\(exercise.id): starter missing")
-            #expect(fm.fileExists(atPath: workbook.solutionFile(chapter, exercise).path), "\(exercise.id): solution missing")
-            #expect(fm.fileExists(atPath: workbook.root.appendingPathComponent("Tests/\(chapter.testModule)/\(exercise.suite).swift").path),
-                    "\(exercise.id): no Tests/\(chapter.testModule)/\(exercise.suite).swift")
-            let hints = workbook.hints(for: exercise, in: chapter)
-            #expect(hints.map(\.name) == ["Question", "Direction", "Shape"], "\(exercise.id): hints \(hints.map(\.name))")
-            #expect(!hints.contains { $0.text.isEmpty || $0.text.contains("TODO") }, "\(exercise.id): an empty hint or a TODO")
-            #expect(!hints.dropLast().contains { $0.text.contains("```") }, "\(exercise.id): code before the last hint")
-            #expect(exercise.id.hasPrefix("\(chapter.number)."))
-            // A starter that must not compile is left out of its chapter's build alone; some other
-            // exercise of the chapter must stay to be built (see Builder.decide).
-            if exercise.expectedFailure == .compile {
-                #expect(chapter.exercises.contains { $0.expectedFailure != .compile }, "\(exercise.id): its whole chapter would not compile")
-            }
-        }
+        // Each exercise's pieces, as `selftest --static` checks them (StaticCheckTests holds each check to a failure).
+        let check = StaticCheck(workbook: workbook)
         for chapter in workbook.chapters {
-            #expect(FileManager.default.fileExists(atPath: workbook.lessonFile(chapter).path), "\(chapter.name): no lesson")
+            let findings = check.manifest(chapter) + check.files(chapter) + check.suites(chapter) + check.hints(chapter) + check.lesson(chapter)
+                + check.toDos(chapter)
+            #expect(findings.isEmpty, "\(findings.map(\.description).joined(separator: "\n"))")
         }
     }
 

@@ -79,7 +79,6 @@ struct ParserTests {
         let reports = TSanReport.parse(Fixture.text("race-1.1/tsan.log"))
         #expect(reports.count == 2)
         let report = try #require(reports.first)
-        #expect(report.isRace)
         #expect(["Swift access race", "data race"].contains(report.title))
         #expect(report.accesses.count == 2)
         #expect(report.accesses.allSatisfy { $0.isWrite })

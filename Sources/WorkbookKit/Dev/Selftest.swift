@@ -86,8 +86,9 @@ public struct Selftest: Sendable {
         let items = chapters.flatMap { chapter in chapter.exercises.map { (chapter: chapter, exercise: $0) } }
         var rows = items.map { Row(chapter: $0.chapter, exercise: $0.exercise) }
 
-        problems += Self.suitesWithoutTestFile(workbook, chapters)
-        problems += Starters(workbook: workbook).staleCopies()
+        // Every piece in place first (what `selftest --static` checks alone); a piece still to write
+        // fails the proof too.
+        problems += StaticCheck(workbook: workbook, chapters: chapters).run().map(\.description)
         progress("Building the solutions under the Thread Sanitizer…")
         var solutionBuilder = Builder(workbook: workbook, sources: .solutions,
                                       scratchPath: workbook.layout.url(Layout.scratch(.selftestSolutions)),
@@ -227,20 +228,6 @@ public struct Selftest: Sendable {
             return verdict.findings.contains { $0.kind == .race && $0.file?.hasSuffix("/" + verdict.exercise.file) == true }
         }
         return true
-    }
-
-    /// The builder finds an exercise's tests by its suite's name (``Builder/testFiles(ofSuite:in:)``),
-    /// to leave them out with an exercise that does not compile: every suite needs its file.
-    static func suitesWithoutTestFile(_ workbook: Workbook, _ chapters: [Chapter]) -> [String] {
-        chapters.flatMap { chapter -> [String] in
-            let folder = workbook.layout.url(Layout.testFolder(chapter))
-            let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-            return chapter.exercises.compactMap { exercise in
-                Builder.testFiles(ofSuite: exercise.suite, in: files).isEmpty
-                    ? "Exercise \(exercise.id)'s suite \(exercise.suite) has no file Tests/\(chapter.testModule)/\(exercise.suite).swift: the builder could not leave it out with its exercise."
-                    : nil
-            }
-        }
     }
 
     static func describe(_ verdict: ExerciseVerdict) -> String {

@@ -157,15 +157,6 @@ struct Platform: Sendable, Equatable, CustomStringConvertible {
     /// notification), so there is no report to look for.
     var placesCrashesInExitTestChildren: Bool { kind == .linux }
 
-    /// Where a learner reads why libdispatch stopped their program, for the lessons' and the
-    /// verdicts' sentences.
-    var trapMessagePlace: String {
-        switch kind {
-        case .darwin: "the crash report (Console, or ~/Library/Logs/DiagnosticReports) says why, under “Application Specific Information”"
-        case .linux: "libdispatch says nothing on Linux (its messages are compiled out): the process just traps"
-        }
-    }
-
     // MARK: Processes
 
     /// Live processes whose command line mentions `text` (a build folder, say).

@@ -41,9 +41,6 @@ public struct TSanReport: Sendable, Equatable {
     /// The report's text as TSan printed it.
     var raw: String
 
-    /// `true` for the two kinds of race report.
-    var isRace: Bool { title.contains("race") }
-
     /// Splits a TSan log (one or many reports) into reports.
     static func parse(_ log: String) -> [TSanReport] {
         var reports: [TSanReport] = []

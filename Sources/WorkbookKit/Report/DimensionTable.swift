@@ -2,7 +2,7 @@
 public enum DimensionTable {
     /// The table, its legend, and with `why` each exercise's cells spelled out; problems last.
     public static func render(_ declared: [ExerciseDimensions], problems: [String], why: Bool, style: Style, width: Int) -> String {
-        var lines = [wrap("Dimensions each exercise's suite explores (\(style.pass) tested · – does not apply · \(style.fail) not declared)", width: width), ""]
+        var lines = [wrap("Dimensions each exercise's suite explores (\(style.pass) tested · – does not apply · ? still to do · \(style.fail) not declared)", width: width), ""]
         let idWidth = max(10, (declared.map(\.exercise.id.count).max() ?? 0) + 2)
         lines.append("exercise".padding(toLength: idWidth, withPad: " ", startingAt: 0)
                      + SuiteDimension.allCases.map { String($0.number).padding(toLength: 3, withPad: " ", startingAt: 0) }.joined())
@@ -11,6 +11,7 @@ public enum DimensionTable {
                 switch item.cells[dimension] {
                 case .tested?: style.pass + "  "
                 case .notApplicable?: "–  "
+                case .toDo?: "?  "
                 case nil: style.fail + "  "
                 }
             }
@@ -44,6 +45,8 @@ public enum DimensionTable {
                 + (note.map { " — \($0)" } ?? "")
         case let .notApplicable(reason)?:
             "does not apply: \(reason)"
+        case let .toDo(what)?:
+            "still to do: \(what)"
         case nil:
             "not declared"
         }

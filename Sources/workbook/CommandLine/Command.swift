@@ -19,7 +19,7 @@ struct Command: Sendable {
 
     /// Every command, in the order the overview lists them.
     static let all: [Command] = [
-        .progress, .check, .explain, .watch, .hint, .lesson, .reset, .solution, .doctor, .export, .grade, .selftest, .dimensions,
+        .progress, .check, .explain, .watch, .hint, .lesson, .reset, .solution, .doctor, .export, .grade, .selftest, .dimensions, .new,
     ]
 
     /// The command called `name`.
@@ -152,12 +152,15 @@ enum Arguments: Sendable {
     case one(String, example: String)
     /// Any number, e.g. exercises or chapters; none means all.
     case any(String)
+    /// Exactly these, in this order; `example` completes "name …, e.g. `workbook new 5 \"A bounded buffer\"`".
+    case these([String], example: String)
 
     var usage: String? {
         switch self {
         case .none: nil
         case let .one(name, _): "<\(name)>"
         case let .any(name): "[\(name) …]"
+        case let .these(names, _): names.map { "<\($0)>" }.joined(separator: " ")
         }
     }
 }

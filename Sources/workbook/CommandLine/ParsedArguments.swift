@@ -80,6 +80,10 @@ struct ParsedArguments {
             }
         case .any:
             break
+        case let .these(names, example):
+            guard positional.count == names.count else {
+                throw UsageError(message: "name \(names.joined(separator: " and ")), e.g. \(Says.command("\(command.name) \(example)")).")
+            }
         }
     }
 

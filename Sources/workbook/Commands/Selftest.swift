@@ -7,6 +7,7 @@ extension Flag {
     static let noDrill = Flag("--no-drill", help: "skip the fault drill")
     static let noCorpus = Flag("--no-corpus", help: "skip the near misses and alternatives")
     static let entries = Flag("--entries", .text(name: "NAMES"), help: "prove only these near misses and alternatives (names or prefixes, comma-separated, e.g. 5.1-two-locks,1.3-): no unit tests, suites or drills")
+    static let staticOnly = Flag("--static", help: "only check, with no build, in seconds, that every exercise's pieces correspond: manifest, starter, kept copy, solution, suite, hints, dimensions, lesson samples, recordings")
     static let recordRaces = Flag("--record-races", .path, help: "keep the TSan report of every race a starter or near miss is graded, as PATH/<name>.log (the reports `explain`'s tests draw), with PATH/<name>.sha256, the digest of the file it came from")
 }
 
@@ -16,7 +17,11 @@ extension Command {
         abstract: "maintainers: every starter fails, every solution passes",
         arguments: .any("chapter"),
         discussion: """
-        For maintainers: proves the workbook. Runs the grading engine's unit tests, builds every chapter \
+        For maintainers: proves the workbook. First checks, from the files alone, that every exercise's \
+        pieces correspond — its \(Layout.chapterManifest) entry, starter and kept copy, solution, suite, \
+        hint ladder, dimensions, the lesson's section and samples, the recorded reports; `--static` does \
+        only that, in seconds, and lists what `workbook new` left still to write. Then runs the grading \
+        engine's unit tests, builds every chapter \
         under the Thread Sanitizer from \(SourceSet.solutions.folder)/ and from \(SourceSet.exercises.folder)/, \
         and runs each chapter's suite N times. Passes only if every solution passes with no TSan report \
         in every run and every starter fails in every run with the failure kind its \(Layout.chapterManifest) \
@@ -33,7 +38,7 @@ extension Command {
         `grade` — one of them trying to write outside its folder and to reach a listener the drill holds \
         on 127.0.0.1.
         """,
-        flags: [.suiteRuns, .corpusRuns, .noDrill, .noCorpus, .recordRaces, .entries],
+        flags: [.staticOnly, .suiteRuns, .corpusRuns, .noDrill, .noCorpus, .recordRaces, .entries],
         audience: .workbook,
         run: { arguments in
             let workbook = try currentWorkbook()
@@ -42,6 +47,13 @@ extension Command {
                     throw UsageError(message: "there is no chapter '\(name)'; the chapters are \(workbook.chapters.map { String($0.number) }.joined(separator: ", ")).")
                 }
                 return chapter
+            }
+            if arguments.has(.staticOnly) {
+                let start = Date()
+                let check = StaticCheck(workbook: workbook, chapters: chapters)
+                let findings = check.run()
+                Terminal.say(check.rendered(findings, seconds: Date().timeIntervalSince(start)))
+                return findings.contains { $0.kind == .problem } ? 1 : 0
             }
             var selftest = Selftest(workbook: workbook, runs: arguments.count(.suiteRuns), chapters: chapters,
                                     drill: !arguments.has(.noDrill), progress: Terminal.progress)
