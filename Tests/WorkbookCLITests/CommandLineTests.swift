@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 @testable import workbook
-import WorkbookKit
+import WorkbookClassroom
+import WorkbookCore
+import WorkbookEngine
+import WorkbookMaintainer
 
 @Suite("The command line: declared once, checked on parsing")
 struct CommandLineTests {

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 /// What settles a dispute over a grade: the commit graded and when, and code that is the same as a
 /// correct answer the workbook knows or as another student's — from fingerprints the teacher keeps

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 /// `workbook explain` and `check --explain`: a race drawn as two threads side by side, from recorded
 /// TSan reports — every race-kind starter's and near miss's (Fixtures/races, recorded with

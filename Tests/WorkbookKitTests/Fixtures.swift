@@ -1,5 +1,8 @@
 import Foundation
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 /// Recorded real outputs (event streams, TSan logs, build output) under Fixtures/, and the real
 /// workbook they were recorded from.

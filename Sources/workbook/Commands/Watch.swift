@@ -1,5 +1,8 @@
 import Foundation
-import WorkbookKit
+import WorkbookClassroom
+import WorkbookCore
+import WorkbookEngine
+import WorkbookMaintainer
 
 extension Flag {
     static let interval = Flag("--interval", .seconds(default: 1), help: "how often to look for saved files (default 1 second)")
