@@ -281,7 +281,7 @@ struct PatternCheckTests {
 struct TestFilterTests {
     @Test("a test's ID loses where it is declared, and its parentheses are escaped")
     func testFilter() {
-        let filter = TestRunner.filter(forTest: "Chapter5BuggyCounterTests.Exercise5_1Tests/concurrentIncrementsAreExact()/Exercise5_1Tests.swift:47:5")
+        let filter = TestID("Chapter5BuggyCounterTests.Exercise5_1Tests/concurrentIncrementsAreExact()/Exercise5_1Tests.swift:47:5").filter
         #expect(filter == #"Chapter5BuggyCounterTests\.Exercise5_1Tests\/concurrentIncrementsAreExact\(\)(/|$)"#)
     }
 }

@@ -67,8 +67,8 @@ extension Grader {
             }
             let read = (placed.first { !$0.0.isWrite } ?? placed[0]).1
             let test = testNames.first { id, _ in
-                guard id.hasPrefix("\(item.chapter.testModule).\(item.exercise.suite)/") else { return false }
-                let function = id.split(separator: "/").dropFirst().first.map { $0.prefix { $0 != "(" } } ?? ""
+                guard SuiteID(item.chapter, item.exercise).hasTest(id) else { return false }
+                let function = TestID(id).functionName ?? ""
                 return report.accesses.flatMap(\.frames).contains { $0.symbol.contains("\(item.exercise.suite).\(function)(") }
             }?.value
             return (item, Finding(kind: .wrong, message: Says.orderingLost(places: places, exercise: item.exercise),

@@ -76,7 +76,7 @@ package struct Grader: Sendable {
         var verdicts: [ExerciseVerdict] = []
         var isolate: [(chapter: Chapter, exercise: Exercise)] = []
         for item in batch {
-            let tests = run.events.started.filter { isTest($0) && owner(of: $0, in: [item]) != nil }
+            let tests = run.events.started.filter { TestID($0).isTest && owner(of: $0, in: [item]) != nil }
             let ended = tests.filter { run.events.ended[$0] != nil }
             let failed = ended.filter { run.events.ended[$0] == false }
             var found = findings[item.exercise.id] ?? []
@@ -111,16 +111,10 @@ package struct Grader: Sendable {
 
     // MARK: Tests and exercises
 
-    /// A test function's ID (`Module.Suite/name()/File.swift:7:6`), not a suite's.
-    private func isTest(_ id: String) -> Bool { id.contains("/") }
-
     private func owner(of testID: String, in batch: [(chapter: Chapter, exercise: Exercise)])
         -> (chapter: Chapter, exercise: Exercise)?
     {
-        batch.first { item in
-            let prefix = "\(item.chapter.testModule).\(item.exercise.suite)"
-            return testID == prefix || testID.hasPrefix(prefix + "/") || testID.hasPrefix(prefix + ".")
-        }
+        batch.first { SuiteID($0.chapter, $0.exercise).owns(testID) }
     }
 }
 

@@ -91,7 +91,7 @@ package enum Says {
     // MARK: Runs that ended badly
 
     static func suiteNotFound(_ chapter: Chapter, _ exercise: Exercise) -> String {
-        "No test of \(exercise.id) ran: the suite \(chapter.testModule).\(exercise.suite) was not found in the test build."
+        "No test of \(exercise.id) ran: the suite \(SuiteID(chapter, exercise)) was not found in the test build."
     }
 
     /// The tests that were running when a run ended: " during “a”, “b”", or nothing.

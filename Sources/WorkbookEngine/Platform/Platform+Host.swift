@@ -43,8 +43,8 @@ extension Platform {
     private static let symbolizers = Locked<[Kind: String?]>([:])
 
     private func lookUpSymbolizer() -> String? {
-        if let found = findInPath("llvm-symbolizer") { return found }
-        guard kind == .darwin, let xcrun = findInPath("xcrun"),
+        if let found = Executables.find("llvm-symbolizer") { return found }
+        guard kind == .darwin, let xcrun = Executables.find("xcrun"),
               let result = try? ChildProcess.run(xcrun, ["--find", "llvm-symbolizer"], timeLimit: 10),
               result.termination == .exited(0) else { return nil }
         let path = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -59,8 +59,8 @@ extension Platform {
     var swiftExecutable: String {
         Self.swifts.withLock { found in
             if let known = found[kind] { return known }
-            var path = findInPath("swift") ?? "swift"
-            if kind == .darwin, let xcrun = findInPath("xcrun"),
+            var path = Executables.find("swift") ?? "swift"
+            if kind == .darwin, let xcrun = Executables.find("xcrun"),
                let result = try? ChildProcess.run(xcrun, ["--find", "swift"], timeLimit: 10), result.termination == .exited(0) {
                 let real = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
                 if FileManager.default.isExecutableFile(atPath: real) { path = real }
@@ -85,7 +85,7 @@ extension Platform {
     package var crashLocator: CrashLocator {
         switch kind {
         case .linux:
-            return findInPath("gdb").map(CrashLocator.debugger) ?? .none
+            return Executables.find("gdb").map(CrashLocator.debugger) ?? .none
         case .darwin:
             let home = FileManager.default.homeDirectoryForCurrentUser
             return .crashReports(home.appendingPathComponent("Library/Logs/DiagnosticReports"))

@@ -140,7 +140,7 @@ package struct LaunchedTestProcess: TestProcess {
         try? result.termination.description.write(to: target.appendingPathComponent("termination.txt"), atomically: true, encoding: .utf8)
     }
 
-    static let setarch: String? = findInPath("setarch")
+    static var setarch: String? { Executables.find("setarch") }
     static var machine: String {
         var info = utsname()
         uname(&info)

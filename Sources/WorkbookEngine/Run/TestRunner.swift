@@ -93,7 +93,7 @@ package struct TestRunner: Sendable {
     /// One process over `exercises`, among `processes` running at the same time (itself included),
     /// with its share of ``testsAtOnce``.
     func runOnce(_ exercises: [(chapter: Chapter, exercise: Exercise)], alongside processes: Int) throws -> RunArtifacts {
-        try process.run(filters: exercises.map { Self.filter(forSuiteOf: $0.chapter, $0.exercise) },
+        try process.run(filters: exercises.map { SuiteID($0.chapter, $0.exercise).filter },
                         timeLimit: baseTimeLimit + timeLimitPerExercise * Double(exercises.count),
                         testsAtOnce: max(1, testsAtOnce / max(1, processes)),
                         label: exercises.map(\.exercise.id).joined(separator: "+"))
@@ -107,43 +107,18 @@ package struct TestRunner: Sendable {
     private func locatingCrashes(_ verdicts: [ExerciseVerdict], _ run: RunArtifacts, alone: Bool) -> [ExerciseVerdict] {
         verdicts.map { verdict in
             guard verdict.kind == .crash else { return verdict }
-            let suite = "\(verdict.chapter.testModule).\(verdict.exercise.suite)"
+            let suite = SuiteID(verdict.chapter, verdict.exercise)
             let learnerFile = "/" + Layout.exerciseFile(verdict.chapter, verdict.exercise, in: grader.sources)
             if case .signaled = run.termination {
                 guard alone else { return verdict }
-                let stack = process.crashStack(filter: Self.filter(forSuiteOf: verdict.chapter, verdict.exercise), inChild: false,
+                let stack = process.crashStack(filter: suite.filter, inChild: false,
                                                learnerFile: learnerFile, after: run)
                 return stack.map { verdict.locatingCrash($0) } ?? verdict
             }
-            guard let issue = run.events.issues.first(where: { $0.kind == .crash && $0.testID.hasPrefix(suite + "/") }),
-                  let stack = process.crashStack(filter: Self.filter(forTest: issue.testID), inChild: true, learnerFile: learnerFile, after: run)
+            guard let issue = run.events.issues.first(where: { $0.kind == .crash && suite.hasTest($0.testID) }),
+                  let stack = process.crashStack(filter: TestID(issue.testID).filter, inChild: true, learnerFile: learnerFile, after: run)
             else { return verdict }
             return verdict.locatingCrash(stack, test: run.events.names[issue.testID])
         }
     }
-
-    /// The `--filter` that selects the tests of `exercise`'s suite.
-    static func filter(forSuiteOf chapter: Chapter, _ exercise: Exercise) -> String {
-        NSRegularExpression.escapedPattern(for: "\(chapter.testModule).\(exercise.suite)") + "(/|$)"
-    }
-
-    /// The `--filter` that selects exactly the test `testID` names
-    /// (`Module.Suite/name()/File.swift:7:6`, whose last part is where it is declared).
-    static func filter(forTest testID: String) -> String {
-        var parts = testID.split(separator: "/", omittingEmptySubsequences: false)
-        if parts.count > 2, parts.last?.contains(".swift:") == true { parts.removeLast() }
-        // Like the suites' filters: no `^` (it matches nothing), and `(/|$)` so `run()` is not `run()2`.
-        return NSRegularExpression.escapedPattern(for: parts.joined(separator: "/")) + "(/|$)"
-    }
-
-}
-
-/// The first executable called `name` on PATH.
-func findInPath(_ name: String) -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    for folder in path.split(separator: ":") {
-        let candidate = "\(folder)/\(name)"
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-    }
-    return nil
 }

@@ -42,10 +42,10 @@ extension FaultDrill {
             return outcome("`\(command.executable)` did not start")
         }
         let stream = EventStream(contentsOf: events)
-        let tests = stream.started.filter { $0.contains("/") }
+        let tests = stream.started.filter { TestID($0).isTest }
         let unfinished = tests.filter { stream.ended[$0] == nil }
-        let blockedSuite = "\(chapter.testModule).\(blocked.suite)/"
-        let timedOut = stream.issues.contains { $0.testID.hasPrefix(blockedSuite) && $0.kind == .hang }
+        let blockedSuite = SuiteID(chapter, blocked)
+        let timedOut = stream.issues.contains { blockedSuite.hasTest($0.testID) && $0.kind == .hang }
         if result.seconds >= 30 || result.termination.exitCode == nil {
             return outcome("still running after \(Int(result.seconds)) s (\(result.termination.description))")
         }

@@ -258,7 +258,7 @@ package struct Selftest: Sendable {
         let stream = run.events
         var failures = stream.issues.map { issue in "\(stream.names[issue.testID] ?? issue.testID): \(issue.summary)" }
         failures += run.reports.map { "TSan: \($0.summaryLine ?? $0.title)" }
-        let ran = stream.ended.keys.filter { $0.contains("/") }.count
+        let ran = stream.ended.keys.filter { TestID($0).isTest }.count
         if ran == 0 { failures.append("no unit test ran (\(run.termination.description))") }
         if !stream.runEnded { failures.append("the unit tests did not finish (\(run.termination.description))") }
         return (failures.isEmpty && run.termination == .exited(0), failures)
