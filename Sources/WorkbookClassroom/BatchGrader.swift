@@ -85,12 +85,12 @@ package struct BatchGrader: Sendable {
     /// has none.
     func fingerprints(of submission: URL, exercises: [String]) -> [String: String] {
         var found: [String: String] = [:]
-        for (chapter, exercise) in workbook.allExercises where exercises.contains(exercise.id) {
-            let relative = Layout.exerciseFile(chapter, exercise)
+        for item in workbook.allExercises where exercises.contains(item.exercise.id) {
+            let relative = Layout.exerciseFile(item.chapter, item.exercise)
             guard let theirs = Self.regularFile(submission.appendingPathComponent(relative)),
                   let starter = FileManager.default.contents(atPath: workbook.layout.url(relative).path) else { continue }
             let fingerprint = CodeFingerprint.of(String(decoding: theirs, as: UTF8.self))
-            if fingerprint != CodeFingerprint.of(String(decoding: starter, as: UTF8.self)) { found[exercise.id] = fingerprint }
+            if fingerprint != CodeFingerprint.of(String(decoding: starter, as: UTF8.self)) { found[item.exercise.id] = fingerprint }
         }
         return found
     }
@@ -164,8 +164,8 @@ package struct BatchGrader: Sendable {
             try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             try PackageMirror.replaceIfChanged(destination, with: Data(contentsOf: workbook.layout.url(relative)))
         }
-        for (chapter, exercise) in workbook.allExercises {
-            let relative = Layout.exerciseFile(chapter, exercise)
+        for item in workbook.allExercises {
+            let relative = Layout.exerciseFile(item.chapter, item.exercise)
             guard PackageMirror.exactlyNamed(relative, under: submission),
                   let data = Self.regularFile(submission.appendingPathComponent(relative)) else { continue }
             try PackageMirror.replaceIfChanged(package.appendingPathComponent(relative), with: data)

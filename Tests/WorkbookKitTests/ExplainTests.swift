@@ -15,7 +15,7 @@ struct ExplainTests {
     /// 1.1's starter, as recorded on Linux (Fixtures/race-1.1).
     func starter11(_ log: String = "race-1.1/tsan.log") throws -> RaceTimeline {
         let report = try #require(TSanReport.parse(Fixture.text(log)).first)
-        let (_, exercise) = Fixture.items("1.1")[0]
+        let exercise = Fixture.items("1.1")[0].exercise
         return RaceTimeline(exercise: exercise, report: report, file: "Exercises/Chapter1Latch/CountdownBlock.swift",
                             source: Fixture.text("race-1.1/CountdownBlock.swift.txt"))
     }
@@ -97,9 +97,9 @@ struct ExplainTests {
     /// Every race-kind starter and near miss, with the file its report was recorded from.
     static var expectedRecordings: [(name: String, source: URL)] {
         let workbook = Fixture.workbook
-        let starters = workbook.allExercises.filter { $0.exercise.expectedFailure == .race }.map { chapter, exercise in
-            (name: "starter-\(exercise.id)",
-             source: Fixture.packageRoot.appendingPathComponent("Tests/Starters/\(chapter.name)/\(exercise.file)"))
+        let starters = workbook.allExercises.filter { $0.exercise.expectedFailure == .race }.map { item in
+            (name: "starter-\(item.exercise.id)",
+             source: Fixture.packageRoot.appendingPathComponent("Tests/Starters/\(item.chapter.name)/\(item.exercise.file)"))
         }
         let nearMisses = workbook.corpus(of: workbook.chapters).entries.filter { $0.expectation == .fails(.race) }
             .map { (name: $0.name, source: $0.file) }
@@ -123,7 +123,8 @@ struct ExplainTests {
         let log = try String(contentsOf: races.appendingPathComponent(name + ".log"), encoding: .utf8)
         let report = try #require(TSanReport.parse(log).first)
         let id = String(name.hasPrefix("starter-") ? name.dropFirst("starter-".count) : name.prefix { $0 != "-" })
-        let (chapter, exercise) = Fixture.items(id)[0]
+        let named = Fixture.items(id)[0]
+        let (chapter, exercise) = (named.chapter, named.exercise)
         return (report, exercise, Layout.exerciseFile(chapter, exercise), try String(contentsOf: source, encoding: .utf8))
     }
 
@@ -229,7 +230,8 @@ struct ExplainTests {
             SUMMARY: ThreadSanitizer: Swift access race
             """
         let report = try #require(TSanReport.parse(log).first)
-        let (chapter, exercise) = Fixture.items("5.1")[0]
+        let named = Fixture.items("5.1")[0]
+        let (chapter, exercise) = (named.chapter, named.exercise)
         let placed = RaceSides(report, in: "/" + Layout.exerciseFile(chapter, exercise), source: source)
         #expect(placed.sides.map(\.line) == [nil, nil], "two writes in the closure, and a read of no known variable: no one line")
         #expect(placed.sides.map { $0.function?.name } == ["increment(…)", "value"])

@@ -29,10 +29,10 @@ enum Fixture {
     }
 
     /// Exercises by id, from the real manifests.
-    static func items(_ ids: String...) -> [(chapter: Chapter, exercise: Exercise)] { items(ids) }
+    static func items(_ ids: String...) -> [ExerciseRef] { items(ids) }
 
     /// Exercises by id, from the real manifests.
-    static func items(_ ids: [String]) -> [(chapter: Chapter, exercise: Exercise)] {
+    static func items(_ ids: [String]) -> [ExerciseRef] {
         ids.map { id in
             guard let item = workbook.allExercises.first(where: { $0.exercise.id == id }) else {
                 fatalError("no exercise \(id) in the manifests")

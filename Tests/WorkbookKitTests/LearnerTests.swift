@@ -15,7 +15,8 @@ struct LearnerTests {
         let workbook = Fixture.workbook
         #expect(workbook.chapters.count >= 2)
         #expect(workbook.chapters.map(\.number) == workbook.chapters.map(\.number).sorted())
-        for (chapter, exercise) in workbook.allExercises {
+        for item in workbook.allExercises {
+            let (chapter, exercise) = (item.chapter, item.exercise)
             let fm = FileManager.default
             #expect(fm.fileExists(atPath: workbook.exerciseFile(chapter, exercise).path), "\(exercise.id): starter missing")
             #expect(fm.fileExists(atPath: workbook.solutionFile(chapter, exercise).path), "\(exercise.id): solution missing")
@@ -113,7 +114,8 @@ struct LearnerTests {
         let workbook = try Workbook(root: root)
         let starters = Starters(workbook: workbook)
         let commit = try #require(starters.currentCommit())
-        let (chapter, exercise) = try workbook.exercise(named: "9.1")
+        let named = try workbook.exercise(named: "9.1")
+        let (chapter, exercise) = (named.chapter, named.exercise)
 
         #expect(try starters.reset(chapter, exercise, commit: commit) == .unchanged)
 
@@ -205,7 +207,8 @@ struct ReportTests {
 
     @Test("every failure is also a `path:line:col: error: summary` line, as VS Code's swiftc problem matcher and Xcode read it: a race at TSan's column, a test's expectation, a hang at the top of the learner's file; full paths away from the package root")
     func diagnostics() throws {
-        let (chapter, exercise) = Fixture.items("1.1")[0]
+        let named = Fixture.items("1.1")[0]
+        let (chapter, exercise) = (named.chapter, named.exercise)
         var race = Finding(kind: .race, message: "Two threads changed `toComplete` (write, thread T5) … Protect them.",
                            file: "Exercises/Chapter1Latch/CountdownBlock.swift", line: 15)
         race.column = 9

@@ -83,8 +83,8 @@ package struct ClassroomAssignment: Codable, Sendable, Equatable {
 
     /// Every assigned exercise with its chapter and points, in the workbook's order.
     package func exercises(in workbook: Workbook) -> [(chapter: Chapter, exercise: Exercise, points: Int)] {
-        workbook.allExercises.compactMap { chapter, exercise in
-            points[exercise.id].map { (chapter, exercise, $0) }
+        workbook.allExercises.compactMap { item in
+            points[item.exercise.id].map { (item.chapter, item.exercise, $0) }
         }
     }
 

@@ -10,9 +10,9 @@ extension Grader {
     /// When the tests saw it go wrong too, that is the learner's wrong result (`orderingFinding`);
     /// when only the Thread Sanitizer saw it — a relaxed atomic that counts right but orders nothing
     /// — it is the learner's data race, placed at their lines in the stacks.
-    func raceFinding(_ report: TSanReport, _ batch: [(chapter: Chapter, exercise: Exercise)],
+    func raceFinding(_ report: TSanReport, _ batch: [ExerciseRef],
                      sawWrong: Set<String> = [])
-        -> ((chapter: Chapter, exercise: Exercise), Finding)?
+        -> (ExerciseRef, Finding)?
     {
         // The access frames first (they are where the race is), then any frame of the report.
         let frames = report.accesses.flatMap(\.frames) + report.allFrames
@@ -53,8 +53,8 @@ extension Grader {
     /// the write before the read. The learner's code owns no line of it; what it broke is the
     /// happens-before edge its contract promises, so the finding is a wrong result (a lost ordering),
     /// placed at the test's read and named after the test (`testNames`: display names by test ID).
-    func orderingFinding(_ report: TSanReport, _ batch: [(chapter: Chapter, exercise: Exercise)],
-                         testNames: [String: String]) -> ((chapter: Chapter, exercise: Exercise), Finding)?
+    func orderingFinding(_ report: TSanReport, _ batch: [ExerciseRef],
+                         testNames: [String: String]) -> (ExerciseRef, Finding)?
     {
         for item in batch {
             let suite = Layout.suiteFile(item.chapter, item.exercise)
@@ -84,8 +84,8 @@ extension Grader {
     /// so such a report says nothing about the learner's code; the verdict then rests on the tests'
     /// results, and the learner gets a note instead of a race. Nothing else is excused: an `NSLock`'s
     /// `withLock` is seen whole by TSan, and two accesses under two different locks really race.
-    func falseAlarm(_ report: TSanReport, _ batch: [(chapter: Chapter, exercise: Exercise)])
-        -> ((chapter: Chapter, exercise: Exercise), String)?
+    func falseAlarm(_ report: TSanReport, _ batch: [ExerciseRef])
+        -> (ExerciseRef, String)?
     {
         for item in batch {
             // Each access's first frame in the learner's file that has a line: a closure's own frame
@@ -124,7 +124,7 @@ extension Grader {
         return !first.isIn(learner)
     }
 
-    private func suffix(of item: (chapter: Chapter, exercise: Exercise)) -> String {
+    private func suffix(of item: ExerciseRef) -> String {
         "/" + Layout.exerciseFile(item.chapter, item.exercise, in: sources)
     }
 

@@ -20,11 +20,11 @@ package struct Grader: Sendable {
         package var verdicts: [ExerciseVerdict]
         /// Exercises this run cannot settle (the process died, or a report names none of the
         /// batch's files): run each of them again on its own.
-        package var isolate: [(chapter: Chapter, exercise: Exercise)]
+        package var isolate: [ExerciseRef]
     }
 
     /// Grades the exercises of `batch` from one run's artifacts.
-    package func grade(_ batch: [(chapter: Chapter, exercise: Exercise)], _ run: RunArtifacts) -> Outcome {
+    package func grade(_ batch: [ExerciseRef], _ run: RunArtifacts) -> Outcome {
         let alone = batch.count == 1
         var findings: [String: [Finding]] = [:]
         var unattributed: [TSanReport] = []
@@ -74,7 +74,7 @@ package struct Grader: Sendable {
 
         let processDied = !run.events.runEnded || run.termination.exitCode == nil
         var verdicts: [ExerciseVerdict] = []
-        var isolate: [(chapter: Chapter, exercise: Exercise)] = []
+        var isolate: [ExerciseRef] = []
         for item in batch {
             let tests = run.events.started.filter { TestID($0).isTest && owner(of: $0, in: [item]) != nil }
             let ended = tests.filter { run.events.ended[$0] != nil }
@@ -111,8 +111,8 @@ package struct Grader: Sendable {
 
     // MARK: Tests and exercises
 
-    private func owner(of testID: String, in batch: [(chapter: Chapter, exercise: Exercise)])
-        -> (chapter: Chapter, exercise: Exercise)?
+    private func owner(of testID: String, in batch: [ExerciseRef])
+        -> ExerciseRef?
     {
         batch.first { SuiteID($0.chapter, $0.exercise).owns(testID) }
     }

@@ -76,15 +76,15 @@ package struct Workbook: Sendable {
     }
 
     /// Every exercise with its chapter, in order.
-    package var allExercises: [(chapter: Chapter, exercise: Exercise)] {
-        chapters.flatMap { chapter in chapter.exercises.map { (chapter, $0) } }
+    package var allExercises: [ExerciseRef] {
+        chapters.flatMap { chapter in chapter.exercises.map { ExerciseRef(chapter: chapter, exercise: $0) } }
     }
 
     /// Finds chapters and exercises by what a learner types: `1.2`, `1`, `Chapter1`, `chapter1latch`,
     /// `CountdownBlock.swift`. Throws with the list of valid names when nothing matches.
-    package func select(_ names: [String]) throws -> [(chapter: Chapter, exercise: Exercise)] {
+    package func select(_ names: [String]) throws -> [ExerciseRef] {
         if names.isEmpty { return allExercises }
-        var picked: [(chapter: Chapter, exercise: Exercise)] = []
+        var picked: [ExerciseRef] = []
         for name in names {
             let found = match(name)
             guard !found.isEmpty else { throw WorkbookError.unknownName(name, known: knownNames) }
@@ -96,7 +96,7 @@ package struct Workbook: Sendable {
     }
 
     /// The single exercise a name means.
-    package func exercise(named name: String) throws -> (chapter: Chapter, exercise: Exercise) {
+    package func exercise(named name: String) throws -> ExerciseRef {
         let found = match(name)
         guard found.count == 1, let only = found.first else {
             throw WorkbookError.unknownName(name, known: allExercises.map(\.exercise.id))
@@ -112,10 +112,10 @@ package struct Workbook: Sendable {
         }
     }
 
-    private func match(_ name: String) -> [(chapter: Chapter, exercise: Exercise)] {
+    private func match(_ name: String) -> [ExerciseRef] {
         let key = name.lowercased()
         if let chapter = chapter(named: name) {
-            return chapter.exercises.map { (chapter, $0) }
+            return chapter.exercises.map { ExerciseRef(chapter: chapter, exercise: $0) }
         }
         return allExercises.filter { item in
             item.exercise.id == key || item.exercise.file.lowercased() == key

@@ -30,7 +30,7 @@ package struct Checker: Sendable {
     }
 
     /// Grades `items` (each exercise with its chapter) `runs` times.
-    package func check(_ items: [(chapter: Chapter, exercise: Exercise)], runs: Int = 1) throws -> CheckReport {
+    package func check(_ items: [ExerciseRef], runs: Int = 1) throws -> CheckReport {
         let start = Date()
         // Only the chapters asked for are built: the first verdict of a fresh clone comes after one
         // chapter's build, not five. Another chapter is built when it is asked for; the modules built
@@ -95,7 +95,7 @@ package extension Checker {
     }
 
     /// The chapters `items` belong to, once each, in the workbook's order.
-    static func chapters(of items: [(chapter: Chapter, exercise: Exercise)], in workbook: Workbook) -> [Chapter] {
+    static func chapters(of items: [ExerciseRef], in workbook: Workbook) -> [Chapter] {
         workbook.chapters.filter { chapter in items.contains { $0.chapter.name == chapter.name } }
     }
 }

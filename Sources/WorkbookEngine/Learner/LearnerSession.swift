@@ -5,8 +5,6 @@ import WorkbookCore
 /// reference solution may be shown, and whether files they should not edit changed. The `workbook`
 /// tool only parses and prints; every decision is here, where it is tested.
 package struct LearnerSession: Sendable {
-    package typealias Item = (chapter: Chapter, exercise: Exercise)
-
     let workbook: Workbook
     private(set) var state: LearnerState
 
@@ -41,15 +39,15 @@ package struct LearnerSession: Sendable {
     }
 
     /// The first exercise not done yet; `nil` when all are.
-    package var next: Item? {
+    package var next: ExerciseRef? {
         workbook.allExercises.first { !isDone($0.exercise) }
     }
 
     /// Where to go after `report`: the first exercise it saw fail, or, when everything it checked
     /// passed, the first exercise not done yet.
-    package func next(after report: CheckReport) -> Item? {
+    package func next(after report: CheckReport) -> ExerciseRef? {
         if let failed = report.results.first(where: { !$0.passed }) {
-            return (failed.chapter, failed.exercise)
+            return ExerciseRef(chapter: failed.chapter, exercise: failed.exercise)
         }
         return next
     }
@@ -132,11 +130,11 @@ package struct LearnerSession: Sendable {
 
     /// Restores the starters of `items` (from the kept copies, or git), backing each learner file up
     /// first; they are no longer done.
-    package mutating func reset(_ items: [Item], now: Date = Date()) throws -> [(item: Item, outcome: Starters.Outcome)] {
+    package mutating func reset(_ items: [ExerciseRef], now: Date = Date()) throws -> [(item: ExerciseRef, outcome: Starters.Outcome)] {
         let starters = Starters(workbook: workbook)
         // Every starter is read before any file changes: one that cannot be found changes nothing.
         for item in items { _ = try starters.starter(item.chapter, item.exercise, commit: state.starterCommit) }
-        var outcomes: [(item: Item, outcome: Starters.Outcome)] = []
+        var outcomes: [(item: ExerciseRef, outcome: Starters.Outcome)] = []
         for item in items {
             outcomes.append((item, try starters.reset(item.chapter, item.exercise, commit: state.starterCommit, now: now)))
             state.done.remove(item.exercise.id)

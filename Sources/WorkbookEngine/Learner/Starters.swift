@@ -28,7 +28,8 @@ package struct Starters: Sendable {
     /// Every exercise whose kept starter copy is missing or differs from its starter in
     /// `Exercises/` — for the selftest, on a clean checkout where the starters are untouched.
     package func staleCopies() -> [String] {
-        workbook.allExercises.compactMap { chapter, exercise in
+        workbook.allExercises.compactMap { item in
+            let (chapter, exercise) = (item.chapter, item.exercise)
             let copy = Layout.starterCopy(chapter, exercise), file = Layout.exerciseFile(chapter, exercise)
             let kept = FileManager.default.contents(atPath: workbook.layout.url(copy).path)
             guard kept != FileManager.default.contents(atPath: workbook.layout.url(file).path) else { return nil }

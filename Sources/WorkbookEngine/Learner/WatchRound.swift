@@ -23,7 +23,7 @@ package struct WatchRound: Sendable, Equatable {
     }
 
     /// The exercises of ``check``, with their chapters, in the workbook's order.
-    package func items(in workbook: Workbook) -> [(chapter: Chapter, exercise: Exercise)] {
+    package func items(in workbook: Workbook) -> [ExerciseRef] {
         workbook.allExercises.filter { check.contains($0.exercise.id) }
     }
 }

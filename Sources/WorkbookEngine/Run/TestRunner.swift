@@ -48,7 +48,7 @@ package struct TestRunner: Sendable {
     }
 
     /// Grades `exercises`, isolating where needed; returns verdicts in the order given.
-    package func run(_ exercises: [(chapter: Chapter, exercise: Exercise)]) throws -> [ExerciseVerdict] {
+    package func run(_ exercises: [ExerciseRef]) throws -> [ExerciseVerdict] {
         guard !exercises.isEmpty else { return [] }
         let batches = Self.deal(exercises, into: processesAtOnce)
         let graded = try atOnce(batches, width: processesAtOnce) { batch in
@@ -92,7 +92,7 @@ package struct TestRunner: Sendable {
 
     /// One process over `exercises`, among `processes` running at the same time (itself included),
     /// with its share of ``testsAtOnce``.
-    func runOnce(_ exercises: [(chapter: Chapter, exercise: Exercise)], alongside processes: Int) throws -> RunArtifacts {
+    func runOnce(_ exercises: [ExerciseRef], alongside processes: Int) throws -> RunArtifacts {
         try process.run(filters: exercises.map { SuiteID($0.chapter, $0.exercise).filter },
                         timeLimit: baseTimeLimit + timeLimitPerExercise * Double(exercises.count),
                         testsAtOnce: max(1, testsAtOnce / max(1, processes)),

@@ -61,7 +61,8 @@ extension ClassroomDrill {
         let hints = ExportedHints.read(root: template)
         let raw = (try? String(contentsOf: template.appendingPathComponent(ExportedHints.fileName), encoding: .utf8)) ?? ""
         let nudges = hints?.level == .nudges && hints?.exerciseIDs == copy.allExercises.map(\.exercise.id).sorted()
-            && copy.allExercises.allSatisfy { chapter, exercise in
+            && copy.allExercises.allSatisfy { item in
+                let (chapter, exercise) = (item.chapter, item.exercise)
                 let full = workbook.hints(for: exercise, in: workbook.chapters.first { $0.number == chapter.number } ?? chapter)
                 let given = hints?.ladder(for: exercise.id) ?? []
                 return !given.isEmpty && given == full.filter { !$0.showsCode } && given.count < full.count

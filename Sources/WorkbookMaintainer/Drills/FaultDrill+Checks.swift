@@ -9,17 +9,18 @@ extension FaultDrill {
     /// `swift test --skip-build`, a trapped test read from SwiftPM's "exited with unexpected signal
     /// code" line, TSan's reports read as a Mac's `check` reads them, crashes looked for in crash
     /// reports (there are none here, so the trap stays unplaced but graded).
-    func darwinPaths(_ copied: Workbook, scratch: URL, trap: (Chapter, Exercise),
-                     race: (Chapter, Exercise)?) -> [Outcome] {
+    func darwinPaths(_ copied: Workbook, scratch: URL, trap: ExerciseRef,
+                     race: ExerciseRef?) -> [Outcome] {
         let items = [trap] + (race.map { [$0] } ?? [])
         var checker = Checker(workbook: copied, scratchPath: scratch)
         checker.platform = Platform(.darwin)
         let fault = "Darwin's paths on this machine (swift test launch, its signal line, crash reports)"
-        guard let report = try? checker.check(items.map { (chapter: $0.0, exercise: $0.1) }) else {
+        guard let report = try? checker.check(items) else {
             return [Outcome(fault: fault, expected: "graded", actual: "check threw", held: false)]
         }
-        return items.map { chapter, exercise in
-            let expected = exercise.id == trap.1.id ? "crash" : "race"
+        return items.map { item in
+            let exercise = item.exercise
+            let expected = exercise.id == trap.exercise.id ? "crash" : "race"
             let result = report.results.first { $0.exercise.id == exercise.id }
             let actual = result.map { $0.passed ? "pass" : ($0.kind?.rawValue ?? "fail") } ?? "not graded"
             return Outcome(fault: fault, expected: "\(exercise.id) \(expected)", actual: "\(exercise.id) \(actual)", held: actual == expected)

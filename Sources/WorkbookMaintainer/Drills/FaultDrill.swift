@@ -109,7 +109,7 @@ struct FaultDrill: Sendable {
         progress("Fault drill: grading a copy with a solution, a trap, an endless loop, a blocked caller, a flood of fake output\(compiling.map { ", " + $0 }.joined())…")
         let scratch = workbook.layout.url(Layout.scratch(.selftestDrill)).appendingPathComponent("build")
         let report = try Checker(workbook: copied, scratchPath: scratch)
-            .check(chapters.flatMap { chapter in chapter.exercises.map { (chapter: chapter, exercise: $0) } })
+            .check(chapters.flatMap { chapter in chapter.exercises.map { ExerciseRef(chapter: chapter, exercise: $0) } })
 
         func verdict(_ id: String) -> String {
             guard let result = report.results.first(where: { $0.exercise.id == id }) else { return "not graded" }
@@ -147,7 +147,7 @@ struct FaultDrill: Sendable {
                 item.exercise.expectedFailure == .race && drilled.contains(item.chapter.number)
                     && !swapped.contains { $0.exercise.id == item.exercise.id }
             }
-            outcomes += darwinPaths(copied, scratch: scratch, trap: (trap.chapter, trap.exercise), race: race.map { ($0.chapter, $0.exercise) })
+            outcomes += darwinPaths(copied, scratch: scratch, trap: ExerciseRef(chapter: trap.chapter, exercise: trap.exercise), race: race)
         }
         if let isolated {
             for exercise in isolated.exercises {

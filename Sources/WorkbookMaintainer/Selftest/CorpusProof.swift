@@ -78,14 +78,15 @@ struct CorpusProof: Sendable {
         for (number, round) in rounds.enumerated() {
             progress("Near misses: round \(number + 1) of \(rounds.count) — \(round.map(\.name).joined(separator: ", "))")
             // Every exercise file is its solution, but for this round's entries.
-            for (chapter, exercise) in copied.allExercises {
+            for item in copied.allExercises {
+                let (chapter, exercise) = (item.chapter, item.exercise)
                 let entry = round.first { $0.chapter == chapter.name && $0.exerciseID == exercise.id }
                 try mirror.swap(Layout.exerciseFile(chapter, exercise),
                                 with: entry?.file ?? workbook.solutionFile(chapter, exercise))
             }
             let build = try Builder(workbook: copied, sources: .exercises,
                                     scratchPath: base.appendingPathComponent("build")).build()
-            var items: [(chapter: Chapter, exercise: Exercise)] = []
+            var items: [ExerciseRef] = []
             for entry in round {
                 guard let index = outcomes.firstIndex(where: { $0.entry == entry }) else { continue }
                 // Its own file does not compile (the rest of the chapter was built without it), or its

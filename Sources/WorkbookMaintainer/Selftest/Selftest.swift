@@ -86,7 +86,7 @@ package struct Selftest: Sendable {
         if let entries { return try runEntries(entries) }
         let start = Date()
         var problems: [String] = []
-        let items = chapters.flatMap { chapter in chapter.exercises.map { (chapter: chapter, exercise: $0) } }
+        let items = chapters.flatMap { chapter in chapter.exercises.map { ExerciseRef(chapter: chapter, exercise: $0) } }
         var rows = items.map { Row(chapter: $0.chapter, exercise: $0.exercise) }
 
         problems += Self.suitesWithoutTestFile(workbook, chapters)
