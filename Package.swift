@@ -6,7 +6,7 @@
 // in the order of the manifests' "number"; `ChapterN` names chapter N.
 //
 // Four environment variables shape the build; they are declared, with what each means, in
-// Sources/WorkbookKit/Build/BuildSettings.swift, next to the code that sets them (SwiftPM reads this
+// Sources/WorkbookCore/Build/BuildSettings.swift, next to the code that sets them (SwiftPM reads this
 // file again when they change):
 //   WORKBOOK_SOURCES=solutions             the chapter modules from Solutions/ instead of Exercises/
 //   WORKBOOK_ONLY=Chapter1,...             only these chapters ("none": the engine alone)
@@ -112,8 +112,10 @@ let tsanCompile: [SwiftSetting] = [.unsafeFlags(["-sanitize=thread"])]
 let tsanLink: [LinkerSetting] = [.unsafeFlags(["-sanitize=thread"])]
 #endif
 
-/// The targets of the engine: the `workbook` tool, its kit and their tests.
-let engineTargets: Set<String> = ["WorkbookKit", "workbook", "WorkbookKitTests", "WorkbookCLITests"]
+/// The targets of the engine: the `workbook` tool, its layers and their tests. Each layer depends
+/// only on those below it, so the compiler holds the direction (Maintaining.md, "The engine's layers").
+let engineTargets: Set<String> = ["WorkbookCore", "WorkbookEngine", "WorkbookClassroom", "WorkbookMaintainer", "workbook",
+                                  "WorkbookKitTests", "WorkbookCLITests"]
 /// The engine's own tests, built only when asked for.
 let engineTestTargets: Set<String> = ["WorkbookKitTests", "WorkbookCLITests"]
 
@@ -123,14 +125,36 @@ var targets: [Target] = [
         name: "WorkbookWire",
         path: "Sources/WorkbookWire"
     ),
+    // The engine, in layers, each depending only on those above it here.
+    // The pure core: manifest, layout, findings and verdicts, reading reports and event streams,
+    // grading, rendering, every sentence. It launches no process.
     .target(
-        name: "WorkbookKit",
+        name: "WorkbookCore",
         dependencies: ["WorkbookWire"],
-        path: "Sources/WorkbookKit"
+        path: "Sources/WorkbookCore"
+    ),
+    // The effects: building, running and watching processes, the platform's probes, the check
+    // pipeline, the learner's session, doctor.
+    .target(
+        name: "WorkbookEngine",
+        dependencies: ["WorkbookCore", "WorkbookWire"],
+        path: "Sources/WorkbookEngine"
+    ),
+    // The teacher's side: student copies, the lock, the sandbox, batch grading, gradebooks.
+    .target(
+        name: "WorkbookClassroom",
+        dependencies: ["WorkbookCore", "WorkbookEngine"],
+        path: "Sources/WorkbookClassroom"
+    ),
+    // The maintainers' tools: the self-test, the corpus proof, the fault and classroom drills.
+    .target(
+        name: "WorkbookMaintainer",
+        dependencies: ["WorkbookCore", "WorkbookEngine", "WorkbookClassroom", "WorkbookWire"],
+        path: "Sources/WorkbookMaintainer"
     ),
     .executableTarget(
         name: "workbook",
-        dependencies: ["WorkbookKit"],
+        dependencies: ["WorkbookCore", "WorkbookEngine", "WorkbookClassroom", "WorkbookMaintainer"],
         path: "Sources/workbook"
     ),
     // Sends TSan's reports to a file the suites read between tests (plain `swift test`).
@@ -151,7 +175,7 @@ var targets: [Target] = [
     ),
     .testTarget(
         name: "WorkbookKitTests",
-        dependencies: ["WorkbookKit"],
+        dependencies: ["WorkbookCore", "WorkbookEngine", "WorkbookClassroom", "WorkbookMaintainer"],
         path: "Tests/WorkbookKitTests",
         exclude: ["Fixtures"]
     ),

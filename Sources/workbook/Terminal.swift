@@ -4,7 +4,10 @@ import Darwin
 #elseif canImport(Glibc)
 import Glibc
 #endif
-import WorkbookKit
+import WorkbookClassroom
+import WorkbookCore
+import WorkbookEngine
+import WorkbookMaintainer
 
 /// What the tool knows about the terminal it talks to.
 enum Terminal {
@@ -106,7 +109,7 @@ enum Terminal {
 ///
 /// The command line's one hand-written lock box, on purpose: ``hold()`` keeps the lock for good once
 /// the last words are out, which the kit's `Locked` (each `withLock` releases) does not offer, and
-/// making that type public for this one use would widen the kit's API for nothing else. An `NSLock`,
+/// making that type `package` for this one use would widen the engine's API for nothing else. An `NSLock`,
 /// as `Locked` is, for the same reason: TSan sees it whole.
 private final class Output: @unchecked Sendable {
     private let lock = NSLock()

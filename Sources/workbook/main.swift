@@ -1,5 +1,8 @@
 import Foundation
-import WorkbookKit
+import WorkbookClassroom
+import WorkbookCore
+import WorkbookEngine
+import WorkbookMaintainer
 
 RunningChildren.shared.endChildrenOnInterrupt(cleanup: Terminal.hold)
 let status = CommandLine.run(Array(CommandLine.arguments.dropFirst()))

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 @testable import workbook
-import WorkbookKit
+import WorkbookClassroom
+import WorkbookCore
+import WorkbookEngine
+import WorkbookMaintainer
 
 @Suite("The command line: declared once, checked on parsing")
 struct CommandLineTests {
@@ -117,7 +120,8 @@ struct CommandLineTests {
     @Test("after a check: the exercise to fix, or simply the next one (never \"next next\")")
     func nextLine() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let (chapter, exercise) = try Workbook(root: root).exercise(named: "1.2")
+        let named = try Workbook(root: root).exercise(named: "1.2")
+        let (chapter, exercise) = (named.chapter, named.exercise)
         #expect(Next.line(exercise: exercise, in: chapter, failed: false, style: Style(color: false))
             == "Next: 1.2 \(exercise.title) — Exercises/Chapter1Latch/\(exercise.file)")
         #expect(Next.line(exercise: exercise, in: chapter, failed: true, style: Style(color: false)).hasPrefix("Next: fix 1.2 "))

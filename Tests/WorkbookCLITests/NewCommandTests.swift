@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 @testable import workbook
-import WorkbookKit
+import WorkbookCore
+import WorkbookEngine
+import WorkbookMaintainer
 
 /// `workbook new <chapter> <title>` and `selftest --static`, as the command line reads them. What
 /// they write and find is the engine's (StaticCheckTests); here, what they take and how they end.

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 /// What the builder leaves out after a failed build, decided from recorded compiler output (no
 /// build is started here). Recorded on Linux x86-64, Swift 6.3.1, paths rewritten to /work/learner.

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 /// The source rule that closes the -Onone blind spot: a property read on a queue and changed off it.
 @Suite("Pattern rule: a property read on its queue and changed off it")

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 /// Plays one recorded run back for every process, and remembers which filters it was given.
 final class ReplayedRuns: TestProcess, @unchecked Sendable {

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 /// What settles a dispute over a grade: the commit graded and when, and code that is the same as a
 /// correct answer the workbook knows or as another student's — from fingerprints the teacher keeps
@@ -34,7 +37,8 @@ struct ClassroomDisputeTests {
         defer { try? fm.removeItem(at: copy.root); try? fm.removeItem(at: teacher.root) }
         try #require(written.committed, "git makes the copy a repository")
         let file = try #require(TeacherFile.read(root: copy.root), "the teacher's file is in the folder")
-        let (chapter, latch) = try teacher.exercise(named: "1.1")
+        let named = try teacher.exercise(named: "1.1")
+        let (chapter, latch) = (named.chapter, named.exercise)
         let reference = CodeFingerprint.of(try String(contentsOf: teacher.solutionFile(chapter, latch), encoding: .utf8))
         #expect(file.answer("1.1", fingerprint: reference) == Says.referenceSolution)
         #expect(Set(file.answers.keys) == ["1.1", "1.2", "1.3"], "every assigned exercise, no other")

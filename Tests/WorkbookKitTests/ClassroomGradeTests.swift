@@ -1,13 +1,17 @@
 import Foundation
 import Testing
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 @Suite("Classroom: grading a check with the lock's violations")
 struct ClassroomGradeTests {
     let workbook = Fixture.workbook
 
     func passed(_ id: String, runs: Int = 1) -> CheckReport.Result {
-        let (chapter, exercise) = Fixture.items(id)[0]
+        let named = Fixture.items(id)[0]
+        let (chapter, exercise) = (named.chapter, named.exercise)
         var result = CheckReport.Result(chapter: chapter, exercise: exercise)
         result.runs = (0..<runs).map { _ in
             ExerciseVerdict(chapter: chapter, exercise: exercise, findings: [], testsRun: 2, testsFailed: 0)

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 @Suite("Classroom: workbook.lock")
 struct ClassroomLockTests {
@@ -146,7 +149,7 @@ struct ClassroomLockTests {
                 #expect(lock.files["Exercises/\(chapter.name)/\(exercise.file)"] == nil, "the learner's file is theirs")
             }
         }
-        #expect(lock.files["Sources/WorkbookKit/Classroom/WorkbookLock.swift"] != nil)
+        #expect(lock.files["Sources/WorkbookClassroom/WorkbookLock.swift"] != nil)
         #expect(!lock.files.keys.contains { $0.hasPrefix("Solutions/") || $0.contains("/.build") })
         #expect(try lock.verify(root: root).isEmpty)
     }

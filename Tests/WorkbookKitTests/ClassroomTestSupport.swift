@@ -1,5 +1,8 @@
 import Foundation
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 /// Helpers of the classroom tests: scratch folders, fixtures, and the optional tools (Python's YAML
 /// module, a headless Chromium) some of them use when the machine has them.

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 @Suite("Near-miss corpus")
 struct CorpusTests {
@@ -50,7 +53,8 @@ struct CorpusTests {
 
     @Test("a near miss holds only with its declared kind; a race must be in the exercise's own file")
     func holds() throws {
-        let (chapter, exercise) = try #require(Fixture.items("1.1").first)
+        let named = try #require(Fixture.items("1.1").first)
+        let (chapter, exercise) = (named.chapter, named.exercise)
         let race = ExerciseVerdict(chapter: chapter, exercise: exercise,
                                    findings: [Finding(kind: .race, message: "x", file: "Exercises/Chapter1Latch/CountdownBlock.swift", line: 3)],
                                    testsRun: 3, testsFailed: 0)
@@ -267,7 +271,8 @@ struct PatternCheckTests {
 
     @Test("the reference solutions raise no warning")
     func solutionsAreClean() throws {
-        for (chapter, exercise) in Fixture.workbook.allExercises {
+        for item in Fixture.workbook.allExercises {
+            let (chapter, exercise) = (item.chapter, item.exercise)
             let source = try String(contentsOf: Fixture.workbook.solutionFile(chapter, exercise), encoding: .utf8)
             #expect(PatternCheck.warnings(in: source).isEmpty, "\(exercise.id): \(PatternCheck.warnings(in: source))")
         }
@@ -278,7 +283,7 @@ struct PatternCheckTests {
 struct TestFilterTests {
     @Test("a test's ID loses where it is declared, and its parentheses are escaped")
     func testFilter() {
-        let filter = TestRunner.filter(forTest: "Chapter5BuggyCounterTests.Exercise5_1Tests/concurrentIncrementsAreExact()/Exercise5_1Tests.swift:47:5")
+        let filter = TestID("Chapter5BuggyCounterTests.Exercise5_1Tests/concurrentIncrementsAreExact()/Exercise5_1Tests.swift:47:5").filter
         #expect(filter == #"Chapter5BuggyCounterTests\.Exercise5_1Tests\/concurrentIncrementsAreExact\(\)(/|$)"#)
     }
 }

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 /// Darwin's output (reconstructed: see Fixtures/darwin/README.md) graded through the same code a Mac
 /// runs, to the same verdict, kind, file and line as its Linux twin recorded here.

@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 import WorkbookWire
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 /// How the tests are started and stopped on macOS, where TSan's runtime must be inserted at launch
 /// (see Package.swift and `ChildSanitizer`): held on Linux, on the same values a Mac's run uses, and

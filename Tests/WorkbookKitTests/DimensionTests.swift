@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 @Suite("Dimensions each suite explores")
 struct DimensionTests {
@@ -30,7 +33,8 @@ struct DimensionTests {
 
     @Test("the problems name a missing dimension, a test the suite lacks, an entry the corpus lacks, a cell with no test")
     func problemsAreNamed() throws {
-        let (chapter, exercise) = Fixture.items("1.1")[0]
+        let item = Fixture.items("1.1")[0]
+        let (chapter, exercise) = (item.chapter, item.exercise)
         var cells = Dictionary(uniqueKeysWithValues: SuiteDimension.allCases.map { ($0, DimensionCoverage.notApplicable(because: "x")) })
         cells[.queues] = nil
         cells[.overlap] = .tested(tests: ["noSuchTest"], corpus: ["1.1-no-such-entry"], note: nil)

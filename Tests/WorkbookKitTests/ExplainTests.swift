@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 /// `workbook explain` and `check --explain`: a race drawn as two threads side by side, from recorded
 /// TSan reports — every race-kind starter's and near miss's (Fixtures/races, recorded with
@@ -12,7 +15,7 @@ struct ExplainTests {
     /// 1.1's starter, as recorded on Linux (Fixtures/race-1.1).
     func starter11(_ log: String = "race-1.1/tsan.log") throws -> RaceTimeline {
         let report = try #require(TSanReport.parse(Fixture.text(log)).first)
-        let (_, exercise) = Fixture.items("1.1")[0]
+        let exercise = Fixture.items("1.1")[0].exercise
         return RaceTimeline(exercise: exercise, report: report, file: "Exercises/Chapter1Latch/CountdownBlock.swift",
                             source: Fixture.text("race-1.1/CountdownBlock.swift.txt"))
     }
@@ -113,7 +116,8 @@ struct ExplainTests {
         let log = try String(contentsOf: races.appendingPathComponent(name + ".log"), encoding: .utf8)
         let report = try #require(TSanReport.parse(log).first)
         let id = String(name.hasPrefix("starter-") ? name.dropFirst("starter-".count) : name.prefix { $0 != "-" })
-        let (chapter, exercise) = Fixture.items(id)[0]
+        let named = Fixture.items(id)[0]
+        let (chapter, exercise) = (named.chapter, named.exercise)
         return (report, exercise, Layout.exerciseFile(chapter, exercise), try String(contentsOf: source, encoding: .utf8))
     }
 
@@ -219,7 +223,8 @@ struct ExplainTests {
             SUMMARY: ThreadSanitizer: Swift access race
             """
         let report = try #require(TSanReport.parse(log).first)
-        let (chapter, exercise) = Fixture.items("5.1")[0]
+        let named = Fixture.items("5.1")[0]
+        let (chapter, exercise) = (named.chapter, named.exercise)
         let placed = RaceSides(report, in: "/" + Layout.exerciseFile(chapter, exercise), source: source)
         #expect(placed.sides.map(\.line) == [nil, nil], "two writes in the closure, and a read of no known variable: no one line")
         #expect(placed.sides.map { $0.function?.name } == ["increment(…)", "value"])

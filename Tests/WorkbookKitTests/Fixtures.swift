@@ -1,5 +1,8 @@
 import Foundation
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 /// Recorded real outputs (event streams, TSan logs, build output) under Fixtures/, and the real
 /// workbook they were recorded from.
@@ -26,11 +29,11 @@ enum Fixture {
     }
 
     /// Exercises by id, from the real manifests.
-    static func items(_ ids: String...) -> [(chapter: Chapter, exercise: Exercise)] { items(ids) }
+    static func items(_ ids: String...) -> [ExerciseRef] { items(ids) }
 
     /// Exercises by id, from the real manifests, each expecting the failure its starter had when
     /// the runs in Fixtures/ were recorded (``asRecorded(_:)``).
-    static func items(_ ids: [String]) -> [(chapter: Chapter, exercise: Exercise)] {
+    static func items(_ ids: [String]) -> [ExerciseRef] {
         ids.map { id in
             guard let item = workbook.allExercises.first(where: { $0.exercise.id == id }) else {
                 fatalError("no exercise \(id) in the manifests")
@@ -45,9 +48,9 @@ enum Fixture {
     static let kindsWhenRecorded: [String: FailureKind] = ["5.3": .hang]
 
     /// `item` expecting the failure its starter had when the runs in Fixtures/ were recorded.
-    static func asRecorded(_ item: (chapter: Chapter, exercise: Exercise)) -> (chapter: Chapter, exercise: Exercise) {
-        var exercise = item.exercise
-        exercise.expectedFailure = kindsWhenRecorded[exercise.id] ?? exercise.expectedFailure
-        return (item.chapter, exercise)
+    static func asRecorded(_ item: ExerciseRef) -> ExerciseRef {
+        var item = item
+        item.exercise.expectedFailure = kindsWhenRecorded[item.exercise.id] ?? item.exercise.expectedFailure
+        return item
     }
 }

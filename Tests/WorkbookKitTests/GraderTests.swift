@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 import WorkbookWire
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 @Suite("Grading recorded runs")
 struct GraderTests {

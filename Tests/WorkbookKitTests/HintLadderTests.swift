@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 /// Every exercise's hint ladder climbs towards the solution without reaching it: a question, a
 /// nudge, then a skeleton with holes. The full code stays behind `workbook solution`.

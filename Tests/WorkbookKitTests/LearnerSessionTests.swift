@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 @Suite("The learner's session: next exercise, progress kept, hint ladder, the solution's gate")
 struct LearnerSessionTests {
@@ -64,7 +67,8 @@ struct LearnerSessionTests {
     func hints() throws {
         let workbook = try workbook()
         var session = try LearnerSession(workbook: workbook, currentCommit: { nil })
-        let (chapter, exercise) = try workbook.exercise(named: "1.1")
+        let named = try workbook.exercise(named: "1.1")
+        let (chapter, exercise) = (named.chapter, named.exercise)
         #expect(try session.nextHint(for: exercise, in: chapter) == nil)
 
         let file = workbook.hintFile(of: chapter)
@@ -83,7 +87,8 @@ struct LearnerSessionTests {
     func solutionGate() throws {
         let workbook = try workbook()
         var session = try LearnerSession(workbook: workbook, currentCommit: { nil })
-        let (chapter, exercise) = try workbook.exercise(named: "1.1")
+        let named = try workbook.exercise(named: "1.1")
+        let (chapter, exercise) = (named.chapter, named.exercise)
         #expect(session.solutionAccess(exercise, in: chapter, force: true) == .absent)
         let file = workbook.solutionFile(chapter, exercise)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -98,18 +103,19 @@ struct LearnerSessionTests {
     func resetWithoutHistory() throws {
         let workbook = try workbook()
         var session = try LearnerSession(workbook: workbook, currentCommit: { nil })
-        let (chapter, exercise) = try workbook.exercise(named: "1.1")
+        let named = try workbook.exercise(named: "1.1")
+        let (chapter, exercise) = (named.chapter, named.exercise)
         let file = workbook.exerciseFile(chapter, exercise)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try "mine".write(to: file, atomically: true, encoding: .utf8)
-        #expect(throws: WorkbookError.self) { try session.reset([(chapter, exercise)]) }
+        #expect(throws: WorkbookError.self) { try session.reset([named]) }
         #expect(try String(contentsOf: file, encoding: .utf8) == "mine", "nothing changed")
         #expect(session.frozenChanges().isEmpty)
 
         let kept = workbook.layout.url(Layout.starterCopy(chapter, exercise))
         try FileManager.default.createDirectory(at: kept.deletingLastPathComponent(), withIntermediateDirectories: true)
         try "starter".write(to: kept, atomically: true, encoding: .utf8)
-        let outcome = try #require(try session.reset([(chapter, exercise)]).first?.outcome)
+        let outcome = try #require(try session.reset([named]).first?.outcome)
         guard case let .restored(backup?) = outcome else {
             Issue.record("not restored with a backup: \(outcome)")
             return
@@ -122,7 +128,8 @@ struct LearnerSessionTests {
     func handedOutHints() throws {
         let workbook = try workbook()
         var session = try LearnerSession(workbook: workbook, currentCommit: { nil })
-        let (chapter, exercise) = try workbook.exercise(named: "1.1")
+        let named = try workbook.exercise(named: "1.1")
+        let (chapter, exercise) = (named.chapter, named.exercise)
         let ladder = [HintStep(name: "Question", text: "q"), HintStep(name: "Direction", text: "d"), HintStep(name: "Shape", text: "```swift\ns\n```")]
         try ExportedHints(level: .nudges, ladders: ["1.1": ladder, "1.2": ladder]).encoded()
             .write(to: workbook.root.appendingPathComponent(ExportedHints.fileName))
@@ -144,7 +151,8 @@ struct LearnerSessionTests {
     func ownHintsFirst() throws {
         let workbook = try workbook()
         var session = try LearnerSession(workbook: workbook, currentCommit: { nil })
-        let (chapter, exercise) = try workbook.exercise(named: "1.1")
+        let named = try workbook.exercise(named: "1.1")
+        let (chapter, exercise) = (named.chapter, named.exercise)
         try ExportedHints(level: .all, ladders: ["1.1": [HintStep(name: "Question", text: "exported")]]).encoded()
             .write(to: workbook.root.appendingPathComponent(ExportedHints.fileName))
         #expect(workbook.hints(for: exercise, in: chapter).map(\.text) == ["exported"])

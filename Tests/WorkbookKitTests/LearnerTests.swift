@@ -3,7 +3,10 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 @Suite("Manifests, progress state, reset")
 struct LearnerTests {
@@ -97,7 +100,8 @@ struct LearnerTests {
         let workbook = try Workbook(root: root)
         let starters = Starters(workbook: workbook)
         let commit = try #require(starters.currentCommit())
-        let (chapter, exercise) = try workbook.exercise(named: "9.1")
+        let named = try workbook.exercise(named: "9.1")
+        let (chapter, exercise) = (named.chapter, named.exercise)
 
         #expect(try starters.reset(chapter, exercise, commit: commit) == .unchanged)
 
@@ -189,7 +193,8 @@ struct ReportTests {
 
     @Test("every failure is also a `path:line:col: error: summary` line, as VS Code's swiftc problem matcher and Xcode read it: a race at TSan's column, a test's expectation, a hang at the top of the learner's file; full paths away from the package root")
     func diagnostics() throws {
-        let (chapter, exercise) = Fixture.items("1.1")[0]
+        let named = Fixture.items("1.1")[0]
+        let (chapter, exercise) = (named.chapter, named.exercise)
         var race = Finding(kind: .race, message: "Two threads changed `toComplete` (write, thread T5) … Protect them.",
                            file: "Exercises/Chapter1Latch/CountdownBlock.swift", line: 15)
         race.column = 9

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 /// Keeps wrong platform facts out of everything a learner reads: the README and the documents it
 /// links to, the lessons, the measurements page, the hints, the exercise and solution files (their contracts and comments), the first
@@ -108,9 +111,9 @@ struct LessonFactsTests {
                 add("Tests/\(folder)/\(file)")
             }
         }
-        let messages = root.appendingPathComponent("Sources/WorkbookKit/Messages")
+        let messages = root.appendingPathComponent("Sources/WorkbookCore/Messages")
         for file in (try? fm.contentsOfDirectory(atPath: messages.path))?.sorted() ?? [] where file.hasSuffix(".swift") {
-            add("Sources/WorkbookKit/Messages/\(file)")
+            add("Sources/WorkbookCore/Messages/\(file)")
         }
         return found
     }

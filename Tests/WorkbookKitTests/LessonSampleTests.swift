@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 /// The TSan reports the lessons print are what the starters (or the near misses they name) produce
 /// now, and each recording in Fixtures/races is still of the file it was recorded from.

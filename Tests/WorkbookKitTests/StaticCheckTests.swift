@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-@testable import WorkbookKit
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 /// `selftest --static` and `workbook new`: the workbook's pieces correspond, a new exercise's pieces
 /// correspond at once, and each piece taken away is one sentence naming it.

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 @Suite("workbook export: the student copy")
 struct StudentCopyTests {
@@ -11,7 +14,8 @@ struct StudentCopyTests {
         let root = try ClassroomFixture.scratch("teacher")
         try PackageMirror(source: Fixture.packageRoot, copy: root).sync()
         let workbook = try Workbook(root: root)
-        let (chapter, exercise) = try workbook.exercise(named: "1.1")
+        let named = try workbook.exercise(named: "1.1")
+        let (chapter, exercise) = (named.chapter, named.exercise)
         try Data(contentsOf: workbook.solutionFile(chapter, exercise)).write(to: workbook.exerciseFile(chapter, exercise))
         return workbook
     }
@@ -37,7 +41,8 @@ struct StudentCopyTests {
         #expect(written.notHandedOut == ["1.1"], "the teacher's solved 1.1 is named")
         let copy = try Workbook(root: folder)
         #expect(copy.chapters.map(\.number) == [1, 3], "exactly the assigned chapters")
-        for (chapter, exercise) in teacher.allExercises {
+        for item in teacher.allExercises {
+            let (chapter, exercise) = (item.chapter, item.exercise)
             let assigned = assignment.chapters.contains(chapter.number)
             let handedOut = fm.contents(atPath: folder.appendingPathComponent(Layout.exerciseFile(chapter, exercise)).path)
             if assigned {
@@ -50,7 +55,8 @@ struct StudentCopyTests {
             #expect(exists(Layout.testFolder(chapter)) == assigned, "\(chapter.name): tests")
             #expect(!exists(Layout.nearMissFolder(chapter)), "\(chapter.name): near misses (with correct alternatives) went along")
         }
-        let (latchChapter, latch) = try teacher.exercise(named: "1.1")
+        let named = try teacher.exercise(named: "1.1")
+        let (latchChapter, latch) = (named.chapter, named.exercise)
         #expect(fm.contents(atPath: folder.appendingPathComponent(Layout.exerciseFile(latchChapter, latch)).path)
                 != fm.contents(atPath: teacher.exerciseFile(latchChapter, latch).path), "the teacher's answer stayed home")
         #expect(!exists(SourceSet.solutions.folder), "no solutions, and no hints.md in plain text")
@@ -81,7 +87,8 @@ struct StudentCopyTests {
         let hints = try #require(ExportedHints.read(root: folder))
         #expect(hints.level == .nudges)
         #expect(hints.exerciseIDs == ["1.1", "1.2", "1.3", "3.1", "3.2", "3.3"])
-        for (chapter, exercise) in copy.allExercises {
+        for item in copy.allExercises {
+            let (chapter, exercise) = (item.chapter, item.exercise)
             #expect(hints.ladder(for: exercise.id).map(\.name) == ["Question", "Direction"], "\(exercise.id)")
             #expect(hints.ladder(for: exercise.id) == Array(teacher.hints(for: exercise, in: chapter).prefix(2)))
         }
@@ -119,7 +126,8 @@ struct StudentCopyTests {
             let hints = try #require(ExportedHints.read(root: folder))
             #expect(hints.level == level)
             let readme = try String(contentsOf: folder.appendingPathComponent(StudentCopy.readmeName), encoding: .utf8)
-            for (chapter, exercise) in try Workbook(root: folder).allExercises {
+            for item in try Workbook(root: folder).allExercises {
+                let (chapter, exercise) = (item.chapter, item.exercise)
                 let full = workbook.hints(for: exercise, in: chapter)
                 #expect(hints.ladder(for: exercise.id) == (level == .all ? full : []), "\(exercise.id)")
             }

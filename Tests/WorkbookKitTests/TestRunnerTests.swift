@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import WorkbookKit
+@testable import WorkbookClassroom
+@testable import WorkbookCore
+@testable import WorkbookEngine
+@testable import WorkbookMaintainer
 
 /// A test process that plays recorded runs back: the batch first, then one recording per exercise
 /// run alone; it remembers what it was asked.

@@ -45,7 +45,7 @@ void workbook_send_sanitizer_reports_to(const char *path) {
 // linked in statically). On Darwin they are not read: the runtime parses its flags when it starts,
 // before the bundle that defines these is loaded, and a bundle's definition does not replace the
 // dylib's own (two-level namespace). The grader passes the same in TSAN_OPTIONS and a suppressions
-// file on every platform (Sources/WorkbookKit/Run/SanitizerSettings.swift says why; a unit test
+// file on every platform (Sources/WorkbookEngine/Run/SanitizerSettings.swift says why; a unit test
 // keeps the two equal).
 const char *__tsan_default_options(void) {
     return "ignore_interceptors_accesses=0";

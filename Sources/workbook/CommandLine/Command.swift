@@ -1,5 +1,8 @@
 import Foundation
-import WorkbookKit
+import WorkbookClassroom
+import WorkbookCore
+import WorkbookEngine
+import WorkbookMaintainer
 
 /// A subcommand, declared once: its name, what it takes, and what it does. Parsing, validation,
 /// `--help` and the overview are all generated from this declaration.

@@ -1,5 +1,8 @@
 import Foundation
-import WorkbookKit
+import WorkbookClassroom
+import WorkbookCore
+import WorkbookEngine
+import WorkbookMaintainer
 
 /// A bad command line; the message says what was wrong (exit status 2).
 struct UsageError: Error {

@@ -1,5 +1,8 @@
 import Foundation
-import WorkbookKit
+import WorkbookClassroom
+import WorkbookCore
+import WorkbookEngine
+import WorkbookMaintainer
 
 extension CommandLine {
     /// Parses the arguments, runs one command, and returns the exit status: 0 when everything asked

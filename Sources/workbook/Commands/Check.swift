@@ -1,5 +1,8 @@
 import Foundation
-import WorkbookKit
+import WorkbookClassroom
+import WorkbookCore
+import WorkbookEngine
+import WorkbookMaintainer
 import WorkbookWire
 
 extension Flag {
@@ -68,7 +71,7 @@ func printChange(_ change: LearnerSession.Change, style: Style) {
 }
 
 /// The line that tells the learner where to go after a check.
-func printNext(_ next: LearnerSession.Item?, report: CheckReport, style: Style) {
+func printNext(_ next: ExerciseRef?, report: CheckReport, style: Style) {
     guard let next else {
         Terminal.say(style.green("Every exercise is done. Well synchronized!"))
         return

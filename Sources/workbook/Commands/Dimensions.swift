@@ -1,5 +1,8 @@
 import Foundation
-import WorkbookKit
+import WorkbookClassroom
+import WorkbookCore
+import WorkbookEngine
+import WorkbookMaintainer
 
 extension Flag {
     static let why = Flag("--why", help: "spell out each cell: its tests and corpus entries, or why the dimension does not apply")

@@ -1,5 +1,8 @@
 import Foundation
-import WorkbookKit
+import WorkbookClassroom
+import WorkbookCore
+import WorkbookEngine
+import WorkbookMaintainer
 
 extension Flag {
     static let explain = Flag("--explain", help: "draw each race found as a timeline of the two threads (as \(Says.command("explain")) does)")

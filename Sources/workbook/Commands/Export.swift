@@ -1,5 +1,8 @@
 import Foundation
-import WorkbookKit
+import WorkbookClassroom
+import WorkbookCore
+import WorkbookEngine
+import WorkbookMaintainer
 
 extension Flag {
     static let student = Flag("--student", .path, help: "the folder to write the student copy into (new or empty)")

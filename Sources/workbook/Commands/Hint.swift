@@ -1,5 +1,8 @@
 import Foundation
-import WorkbookKit
+import WorkbookClassroom
+import WorkbookCore
+import WorkbookEngine
+import WorkbookMaintainer
 
 extension Flag {
     static let restart = Flag("--reset", help: "start this exercise's hints from the first step")
@@ -20,7 +23,8 @@ extension Command {
         run: { arguments in
             let workbook = try currentWorkbook()
             var session = try LearnerSession(workbook: workbook)
-            let (chapter, exercise) = try workbook.exercise(named: arguments.only)
+            let named = try workbook.exercise(named: arguments.only)
+            let (chapter, exercise) = (named.chapter, named.exercise)
             let lesson = "The lesson, \(Says.command("lesson \(chapter.number)")), explains the idea."
             guard let view = try session.nextHint(for: exercise, in: chapter, restart: arguments.has(.restart)) else {
                 let said = switch workbook.exportedHints?.level {

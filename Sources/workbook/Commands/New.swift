@@ -1,5 +1,7 @@
 import Foundation
-import WorkbookKit
+import WorkbookCore
+import WorkbookEngine
+import WorkbookMaintainer
 
 extension Flag {
     static let exerciseID = Flag("--id", .text(name: "N.M"), help: "the exercise's number (default: the chapter's next free one)")

@@ -1,5 +1,8 @@
 import Foundation
-import WorkbookKit
+import WorkbookClassroom
+import WorkbookCore
+import WorkbookEngine
+import WorkbookMaintainer
 
 extension Command {
     static let progress = Command(

@@ -1,5 +1,8 @@
 import Foundation
-import WorkbookKit
+import WorkbookClassroom
+import WorkbookCore
+import WorkbookEngine
+import WorkbookMaintainer
 
 extension Flag {
     static let force = Flag("--force", help: "show it although the exercise has not passed yet")
@@ -20,7 +23,8 @@ extension Command {
         run: { arguments in
             let workbook = try currentWorkbook()
             let session = try LearnerSession(workbook: workbook)
-            let (chapter, exercise) = try workbook.exercise(named: arguments.only)
+            let named = try workbook.exercise(named: arguments.only)
+            let (chapter, exercise) = (named.chapter, named.exercise)
             switch session.solutionAccess(exercise, in: chapter, force: arguments.has(.force)) {
             case .absent:
                 Terminal.warn("This copy of the workbook has no reference solutions (\(SourceSet.solutions.folder)/ is not part of it). \(Says.command("hint \(exercise.id)")) leads you there step by step.")

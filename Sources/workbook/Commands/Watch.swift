@@ -1,5 +1,8 @@
 import Foundation
-import WorkbookKit
+import WorkbookClassroom
+import WorkbookCore
+import WorkbookEngine
+import WorkbookMaintainer
 
 extension Flag {
     static let interval = Flag("--interval", .seconds(default: 1), help: "how often to look for saved files (default 1 second)")
@@ -35,7 +38,7 @@ extension Command {
         })
 
     /// One check while watching: the saved exercises in full, the others one line each.
-    private static func check(_ workbook: Workbook, _ items: [LearnerSession.Item], saved: Set<String>, style: Style) {
+    private static func check(_ workbook: Workbook, _ items: [ExerciseRef], saved: Set<String>, style: Style) {
         do {
             var session = try LearnerSession(workbook: workbook)
             let report = try Terminal.checker(for: workbook).check(items)

@@ -1,0 +1,137 @@
+import Foundation
+import WorkbookCore
+
+// What the platform decides by looking at this machine: the tools it finds, the processes it lists,
+// what it probes. The pure differences (names, paths, sentences) are ``Platform``'s own, in WorkbookCore.
+extension Platform {
+    /// The platform this process runs on, unless `WORKBOOK_PLATFORM` names another.
+    package static var host: Platform {
+        if let name = ProcessInfo.processInfo.environment[variable], let kind = Kind(rawValue: name) {
+            return Platform(kind)
+        }
+        #if canImport(Darwin)
+        return Platform(.darwin)
+        #else
+        return Platform(.linux)
+        #endif
+    }
+
+    /// How test processes are started (see ``TestLaunch``). On Linux `WORKBOOK_LAUNCH=swift-test`
+    /// selects Darwin's way, which works here too.
+    var launchMethod: TestLaunch.Method {
+        switch kind {
+        case .darwin: .swiftTest
+        case .linux:
+            ProcessInfo.processInfo.environment[TestLaunch.methodVariable] == TestLaunch.Method.swiftTest.rawValue ? .swiftTest : .binary
+        }
+    }
+
+    // MARK: The toolchain
+
+    /// The `llvm-symbolizer` TSan should use, so that its reports carry full paths and lines; `nil`
+    /// leaves TSan to its default (on Darwin `atos`, whose frames name files without folders).
+    var symbolizer: String? {
+        Self.symbolizers.withLock { found in
+            if let known = found[kind] { return known }
+            let path = lookUpSymbolizer()
+            found[kind] = .some(path)
+            return path
+        }
+    }
+
+    /// Symbolizers looked up so far, by platform: the lookup may start `xcrun`.
+    private static let symbolizers = Locked<[Kind: String?]>([:])
+
+    private func lookUpSymbolizer() -> String? {
+        if let found = Executables.find("llvm-symbolizer") { return found }
+        guard kind == .darwin, let xcrun = Executables.find("xcrun"),
+              let result = try? ChildProcess.run(xcrun, ["--find", "llvm-symbolizer"], timeLimit: 10),
+              result.termination == .exited(0) else { return nil }
+        let path = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }
+
+    /// The `swift` that builds and tests: on Darwin the selected toolchain's own binary
+    /// (`xcrun --find swift`), not `/usr/bin/swift`, an `xcrun` shim that stays the same file
+    /// whichever Xcode is selected (so a build stamp of it would not see a switch) and that would
+    /// stand between the grader and the process whose crash reports it reads; elsewhere the first
+    /// `swift` on PATH. Looked up once per platform.
+    var swiftExecutable: String {
+        Self.swifts.withLock { found in
+            if let known = found[kind] { return known }
+            var path = Executables.find("swift") ?? "swift"
+            if kind == .darwin, let xcrun = Executables.find("xcrun"),
+               let result = try? ChildProcess.run(xcrun, ["--find", "swift"], timeLimit: 10), result.termination == .exited(0) {
+                let real = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+                if FileManager.default.isExecutableFile(atPath: real) { path = real }
+            }
+            found[kind] = path
+            return path
+        }
+    }
+
+    private static let swifts = Locked<[Kind: String]>([:])
+
+    /// The file a build of the tests leaves in `scratchPath`, which a build stamp describes: the
+    /// test executable on Linux; on Darwin the binary inside the `.xctest` bundle (the bundle is a
+    /// folder, whose own size and time do not change when the binary in it does).
+    func testProduct(in scratchPath: URL) -> URL {
+        let bundle = TestLaunch.testBinary(in: scratchPath)
+        return kind == .darwin ? bundle.appendingPathComponent("Contents/MacOS/\(TestLaunch.testProductName)") : bundle
+    }
+
+    // MARK: Crashes
+
+    package var crashLocator: CrashLocator {
+        switch kind {
+        case .linux:
+            return Executables.find("gdb").map(CrashLocator.debugger) ?? .none
+        case .darwin:
+            let home = FileManager.default.homeDirectoryForCurrentUser
+            return .crashReports(home.appendingPathComponent("Library/Logs/DiagnosticReports"))
+        }
+    }
+
+    // MARK: Processes
+
+    /// Live processes whose command line mentions `text` (a build folder, say).
+    package func processes(mentioning text: String) -> [Int32] {
+        switch kind {
+        case .linux:
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            return entries.compactMap { entry in
+                guard let pid = Int32(entry), pid != getpid(),
+                      let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
+                let command = String(decoding: data.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+                return command.contains(text) ? pid : nil
+            }
+        case .darwin:
+            guard let result = try? ChildProcess.run("ps", ["-A", "-o", "pid=,args="], timeLimit: 10) else { return [] }
+            return Self.processes(inPSOutput: result.output, mentioning: text).filter { $0 != getpid() }
+        }
+    }
+
+    /// A live process's command line, its arguments joined by spaces ("" when it cannot be read).
+    package func commandLine(of pid: Int32) -> String {
+        switch kind {
+        case .linux:
+            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return "" }
+            return String(decoding: data.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+        case .darwin:
+            return (try? ChildProcess.run("ps", ["-o", "args=", "-p", String(pid)], timeLimit: 10))?.output ?? ""
+        }
+    }
+
+    // MARK: The classroom sandbox
+
+    /// Whether `workbook grade` can isolate a submission's network and file system here: Linux with
+    /// unprivileged user namespaces (probed once). Darwin has no such namespaces.
+    package var canIsolateSubmissions: Bool {
+        kind == .linux && Self.userNamespacesWork
+    }
+
+    private static let userNamespacesWork: Bool = {
+        guard let probe = try? ChildProcess.run("unshare", ["-rnm", "true"], timeLimit: 10) else { return false }
+        return probe.termination == .exited(0)
+    }()
+}

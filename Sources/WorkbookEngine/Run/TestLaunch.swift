@@ -1,0 +1,106 @@
+import Foundation
+import WorkbookCore
+
+/// How a test process is started: the one thing about running the tests that differs by platform.
+///
+/// On Linux, SwiftPM links the tests into an executable, which the grader runs directly. On macOS
+/// they are an `.xctest` bundle that only a runner can load; `swift test --skip-build` is that
+/// runner, and it takes the same Swift Testing flags (event stream, filters). It works on Linux
+/// too, which is how the code path macOS uses is tested here: `WORKBOOK_LAUNCH=swift-test` selects
+/// it for every run, and the selftest's fault drill runs a chapter through it.
+package struct TestLaunch: Sendable, Equatable {
+    package enum Method: String, Sendable {
+        /// The test executable, run directly (Linux).
+        case binary
+        /// `swift test --skip-build` over the build already made (macOS; Linux on request).
+        case swiftTest = "swift-test"
+    }
+
+    var method: Method
+    /// The package whose build this is.
+    var packageRoot: URL
+    /// The build's scratch path.
+    var scratchPath: URL
+    /// The build settings `swift test` must see again to find the same package graph (see Package.swift).
+    var sources: SourceSet
+    /// The chapters built, when not all of them (`WORKBOOK_ONLY`).
+    var only: [String]?
+    /// Files left out of their targets (`WORKBOOK_EXCLUDE`, `<target>/<file>`): exercises that do
+    /// not compile, with their suites.
+    var exclude: [String]
+
+    /// Whether the build holds the engine and its tests (see ``BuildSettings/engine``).
+    package var withEngine = true
+    /// The `swift` that runs `swift test` (``Platform/swiftExecutable``).
+    var swift = Platform.host.swiftExecutable
+    /// The package's test product (another package than the workbook's: `workbook doctor`'s probe).
+    var product = TestLaunch.testProductName
+
+    /// The variable that selects ``Method/swiftTest`` on Linux.
+    package static let methodVariable = "WORKBOOK_LAUNCH"
+
+    /// The method this platform needs (see ``Platform/launchMethod``).
+    static var platformMethod: Method { Platform.host.launchMethod }
+
+    package init(method: Method = TestLaunch.platformMethod, packageRoot: URL, scratchPath: URL, sources: SourceSet,
+                only: [String]?, exclude: [String] = []) {
+        self.method = method
+        self.packageRoot = packageRoot
+        self.scratchPath = scratchPath
+        self.sources = sources
+        self.only = only
+        self.exclude = exclude
+    }
+
+    /// What tells a test executable to run Swift Testing's tests (SwiftPM passes the same).
+    package static let swiftTestingOnly = ["--testing-library", "swift-testing"]
+
+    /// The name SwiftPM gives the package's test product: `<package>PackageTests`.
+    static let testProductName = "DispatchWorkbookPackageTests"
+
+    /// The test executable SwiftPM links in `scratchPath` on Linux (on Darwin, the bundle), for a
+    /// package whose test product is `product`.
+    static func testBinary(in scratchPath: URL, product: String = testProductName) -> URL {
+        scratchPath.appendingPathComponent("debug/\(product).xctest")
+    }
+
+    /// The test executable, for what only a directly run binary allows (a debugger), or `nil` when
+    /// the tests are started through `swift test`.
+    var testBinary: URL? { method == .binary ? Self.testBinary(in: scratchPath, product: product) : nil }
+
+    /// The settings Package.swift reads, as the build had them.
+    var buildEnvironment: [String: String] {
+        [BuildSettings.sources: sources.rawValue, BuildSettings.only: only?.joined(separator: ",") ?? "",
+         BuildSettings.exclude: exclude.joined(separator: ","),
+         BuildSettings.engine: withEngine ? "" : BuildSettings.none]
+    }
+
+    /// How the test process itself ended, from how the launched command ended: `swift test` exits 1
+    /// when the test process it started died of a signal, and says which — "Exited with unexpected
+    /// signal code 4" (SwiftPM 6.2) or "Process '…' exited with unexpected signal code 4" (6.3),
+    /// `SwiftTestCommand.swift` at `swift-6.2-RELEASE` and `swift-6.3-RELEASE`.
+    func testProcessTermination(_ termination: Termination, output: String) -> Termination {
+        guard method == .swiftTest, case .exited = termination,
+              let match = output.firstMatch(of: /[Ee]xited with unexpected signal code (\d+)/),
+              let signal = Int32(match.1) else { return termination }
+        return .signaled(signal)
+    }
+
+    /// How a run of this launch is stopped (see ``Stopping``): the test executable with its group;
+    /// `swift test` through SIGINT, its group, then a sweep of what names `marker`, the run's folder.
+    func stopping(marker: String) -> Stopping {
+        method == .swiftTest ? .swiftPM(marker: marker) : .group
+    }
+
+    /// The command that runs the Swift Testing tests with `testingArguments` (event stream, filters).
+    package func command(_ testingArguments: [String]) -> (executable: String, arguments: [String], environment: [String: String]) {
+        switch method {
+        case .binary:
+            return (Self.testBinary(in: scratchPath, product: product).path, Self.swiftTestingOnly + testingArguments, [:])
+        case .swiftTest:
+            return (swift, ["test", "--skip-build", "--disable-xctest", "--sanitize=thread",
+                              "--package-path", packageRoot.path, "--scratch-path", scratchPath.path] + testingArguments,
+                    buildEnvironment)
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import WorkbookCore
+import WorkbookWire
+
+/// Runs the built test binary on some exercises and grades them.
+///
+/// Exercises are dealt into a few batches (``processesAtOnce``), each run in one process, the
+/// processes at the same time, with Swift Testing's event stream written to a file the grader names
+/// and TSan's reports written to files of their own. When a run cannot say which exercise something
+/// belongs to — the process crashed or hung, or a report names none of their files — the unsettled
+/// exercises are run again, each in a process of its own.
+///
+/// Several processes rather than one: a suite's tests mostly wait (for a held queue, a deadline, a
+/// blocked caller), and the synchronous tests of one process take turns on its few cooperative
+/// threads, so one process's waits add up while the cores stay idle.
+///
+/// This is the policy (batches, isolation, locating crashes); starting processes is the
+/// ``TestProcess``'s, so the policy is tested on recorded runs.
+package struct TestRunner: Sendable {
+    var process: any TestProcess
+    var grader: Grader
+    /// Seconds a process may take in all before the watchdog kills its group: base plus per exercise.
+    var baseTimeLimit: Double = 30
+    var timeLimitPerExercise: Double = 5
+    /// Test processes run at the same time; the exercises are dealt among them in turn.
+    var processesAtOnce = Self.defaultProcessesAtOnce
+    /// Four: on two cores the runs are mostly waiting (Exercises/MEASUREMENTS.md, M17).
+    static let defaultProcessesAtOnce = 4
+    /// Test cases that may run at the same time, shared among the processes running at once: a
+    /// lone process (a check of one exercise) runs that many side by side, four processes one each.
+    var testsAtOnce = Self.defaultTestsAtOnce
+    /// Four, measured on two cores: unbounded, four processes of side-by-side tests and their exit
+    /// tests' children timed out correct answers; at two each, near misses that need two calls to
+    /// meet, or that share state between calls, were caught as declared in only 18–19 runs of 20
+    /// (Exercises/MEASUREMENTS.md, M18).
+    static let defaultTestsAtOnce = 4
+
+    /// Runs the tests of the build `launch` describes, exploring as many scenarios as `exploration` says.
+    package init(launch: TestLaunch, exploration: Budget = .check) {
+        var process = LaunchedTestProcess(launch: launch)
+        process.exploration = exploration
+        self.init(process: process)
+    }
+
+    package init(process: any TestProcess) {
+        self.process = process
+        self.grader = Grader(sources: process.sources)
+    }
+
+    /// Grades `exercises`, isolating where needed; returns verdicts in the order given.
+    package func run(_ exercises: [ExerciseRef]) throws -> [ExerciseVerdict] {
+        guard !exercises.isEmpty else { return [] }
+        let batches = Self.deal(exercises, into: processesAtOnce)
+        let graded = try atOnce(batches, width: processesAtOnce) { batch in
+            let artifacts = try runOnce(batch, alongside: batches.count)
+            let outcome = grader.grade(batch, artifacts)
+            return (verdicts: locatingCrashes(outcome.verdicts, artifacts, alone: batch.count == 1), isolate: outcome.isolate)
+        }
+        var verdicts = graded.flatMap(\.verdicts)
+        let isolated = graded.flatMap(\.isolate)
+        verdicts += try atOnce(isolated, width: processesAtOnce) { item in
+            let run = try runOnce([item], alongside: min(isolated.count, processesAtOnce))
+            return locatingCrashes(grader.grade([item], run).verdicts, run, alone: true)
+        }.flatMap { $0 }
+        return exercises.compactMap { item in verdicts.first { $0.exercise.id == item.exercise.id } }.map(addingSourceFailures)
+    }
+
+    /// The verdict with what the failing pattern rules find in the graded file itself (a timed wait
+    /// whose result is never looked at, or that gives up where the contract has no timeout; a
+    /// sanitizer hook), which no run can show.
+    private func addingSourceFailures(_ verdict: ExerciseVerdict) -> ExerciseVerdict {
+        let file = Layout.exerciseFile(verdict.chapter, verdict.exercise, in: grader.sources)
+        guard let root = process.packageRoot,
+              let source = grader.readSource(root.appendingPathComponent(file).path) else { return verdict }
+        var verdict = verdict
+        // Under TSan a form it cannot judge runs as it would not run without it (a barrier lost, a
+        // fence unseen), so what the run found says nothing about the learner's code: the rule's
+        // sentence, at its line, stands instead.
+        if PatternCheck.setsAsideRuns(in: source), !verdict.findings.isEmpty {
+            verdict.findings.removeAll()
+            verdict.notes.append(Says.runSetAside)
+        }
+        verdict.findings += PatternCheck.failures(in: source, file: file, noDeadline: verdict.exercise.takesNoDeadline)
+        return verdict
+    }
+
+    /// `exercises` dealt in turn into at most `count` batches, each keeping the order given.
+    static func deal<Item>(_ exercises: [Item], into count: Int) -> [[Item]] {
+        let batches = max(1, min(count, exercises.count))
+        return (0..<batches).map { first in stride(from: first, to: exercises.count, by: batches).map { exercises[$0] } }
+    }
+
+    /// One process over `exercises`, among `processes` running at the same time (itself included),
+    /// with its share of ``testsAtOnce``.
+    func runOnce(_ exercises: [ExerciseRef], alongside processes: Int) throws -> RunArtifacts {
+        try process.run(filters: exercises.map { SuiteID($0.chapter, $0.exercise).filter },
+                        timeLimit: baseTimeLimit + timeLimitPerExercise * Double(exercises.count),
+                        testsAtOnce: max(1, testsAtOnce / max(1, processes)),
+                        label: exercises.map(\.exercise.id).joined(separator: "+"))
+    }
+
+    /// Points each crashed exercise at the learner's line that trapped (see ``TestProcess/crashStack(filter:inChild:learnerFile:after:)``).
+    ///
+    /// A crash in an exit test's child process (the suites run code that may trap there) is found by
+    /// running that one test again; a crash of the test process itself, only when that process ran
+    /// the exercise alone (otherwise the exercise is isolated and run alone next).
+    private func locatingCrashes(_ verdicts: [ExerciseVerdict], _ run: RunArtifacts, alone: Bool) -> [ExerciseVerdict] {
+        verdicts.map { verdict in
+            guard verdict.kind == .crash else { return verdict }
+            let suite = SuiteID(verdict.chapter, verdict.exercise)
+            let learnerFile = "/" + Layout.exerciseFile(verdict.chapter, verdict.exercise, in: grader.sources)
+            if case .signaled = run.termination {
+                guard alone else { return verdict }
+                let stack = process.crashStack(filter: suite.filter, inChild: false,
+                                               learnerFile: learnerFile, after: run)
+                return stack.map { verdict.locatingCrash($0) } ?? verdict
+            }
+            guard let issue = run.events.issues.first(where: { $0.kind == .crash && suite.hasTest($0.testID) }),
+                  let stack = process.crashStack(filter: TestID(issue.testID).filter, inChild: true, learnerFile: learnerFile, after: run)
+            else { return verdict }
+            return verdict.locatingCrash(stack, test: run.events.names[issue.testID])
+        }
+    }
+}
