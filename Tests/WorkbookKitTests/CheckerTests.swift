@@ -25,9 +25,41 @@ final class ReplayedRuns: TestProcess, @unchecked Sendable {
     func crashStack(filter: String, inChild: Bool, learnerFile: String, after run: RunArtifacts) -> CrashStack? { nil }
 }
 
+/// Plays one recorded run back as a real test process does: its TSan log parsed afresh for each
+/// process, and counted. Each parsed report's text is then replaced by ``text``, so nothing after the
+/// process can get a report back by parsing text again.
+final class ParsedRuns: TestProcess, @unchecked Sendable {
+    static let text = "(a report's text, not to be parsed again)"
+    let sources = SourceSet.exercises
+    let packageRoot: URL? = nil
+    private let artifacts: RunArtifacts
+    private let log: String
+    let parses = Locked(0)
+    let processes = Locked(0)
+
+    init(_ name: String, _ termination: Termination) {
+        artifacts = Fixture.run(name, termination)
+        log = Fixture.text("\(name)/tsan.log")
+    }
+
+    func run(filters: [String], timeLimit: Double, testsAtOnce: Int, label: String) throws -> RunArtifacts {
+        processes.withLock { $0 += 1 }
+        var run = artifacts
+        run.reports = TSanReport.parse(log).map { report in
+            var report = report
+            report.raw = Self.text
+            return report
+        }
+        parses.withLock { $0 += 1 }
+        return run
+    }
+
+    func crashStack(filter: String, inChild: Bool, learnerFile: String, after run: RunArtifacts) -> CrashStack? { nil }
+}
+
 @Suite("A whole check on recorded builds and runs (no compiler, no test process)")
 struct CheckerTests {
-    func checker(build: RecordedBuild, runs: ReplayedRuns) -> Checker {
+    func checker(build: RecordedBuild, runs: any TestProcess) -> Checker {
         var checker = Checker(workbook: Fixture.workbook,
                               scratchPath: FileManager.default.temporaryDirectory.appendingPathComponent("wb-checker-\(UUID().uuidString)"))
         checker.packageBuild = build
@@ -45,6 +77,32 @@ struct CheckerTests {
         let result = try #require(report.results.first)
         #expect(result.kind == .race)
         #expect(result.findings.first?.file?.hasSuffix("Exercises/Chapter1Latch/CountdownBlock.swift") == true)
+    }
+
+    @Test("one check reads the learner's file once and parses each report once; explain draws from what the check carried")
+    func readOnceParsedOnce() throws {
+        // The file as this check reads it: the text the run was recorded from, not what is on disk
+        // (its line 18 is the racing decrement there, a comment here), so a drawing from another read
+        // of the file would show another line 18.
+        let recorded = Fixture.text("race-1.1/CountdownBlock.swift.txt")
+        let reads = Locked<[String]>([])
+        let runs = ParsedRuns("race-1.1", .exited(66))
+        var checker = checker(build: RecordedBuild { _, _ in (0, "Build complete!") }, runs: runs)
+        checker.readSource = { url in
+            reads.withLock { $0.append(url.path) }
+            return recorded
+        }
+        let report = try checker.check(Fixture.items("1.1"))
+        #expect(reads.value.count == 1, "the learner's file is read once per check: \(reads.value)")
+        #expect(reads.value.first?.hasSuffix("/Exercises/Chapter1Latch/CountdownBlock.swift") == true)
+        #expect(runs.parses.value == runs.processes.value, "each process's reports are parsed once, by the process that wrote them")
+        let result = try #require(report.results.first)
+        let race = try #require(result.findings.first { $0.kind == .race })
+        #expect(race.line == 18, "the grader placed the race on the file as read")
+        #expect(race.report != nil && race.detail == ParsedRuns.text, "the finding carries the parsed report; its text is only for --verbose")
+        // The reports' texts are placeholders: a drawing can come only from the carried reports and source.
+        let drawing = try #require(report.explanations(racesOnly: true).first, "explain draws the carried report")
+        #expect(drawing.contains("18│ toComplete -= 1"), "\(drawing)")
     }
 
     @Test("a chapter that does not compile is graded compile; nothing of it runs")

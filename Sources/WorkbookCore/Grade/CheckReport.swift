@@ -16,6 +16,9 @@ package struct CheckReport: Sendable {
         package var runs: [ExerciseVerdict] = []
         /// Known anti-patterns in the learner's file (warnings beside the verdict, never the verdict).
         package var warnings: [PatternWarning] = []
+        /// The learner's file as the check read it (once, for everything that looks at it), for what
+        /// is drawn from it afterwards (`explain`); `nil` when unreadable.
+        package var source: String?
 
         /// What every run noted without failing the exercise, once each.
         var notes: [String] {

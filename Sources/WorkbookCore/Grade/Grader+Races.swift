@@ -39,6 +39,7 @@ extension Grader {
             let writes = report.accesses.filter(\.isWrite).count
             let message = Says.race(writes: writes, of: report.accesses.count, variable: variable, places: places)
             var finding = Finding(kind: .race, message: message, file: path, line: line, detail: report.raw)
+            finding.report = report
             finding.column = located?.column
             finding.summary = Says.raceSummary(writes: writes, of: report.accesses.count, variable: variable,
                                                lines: placed.sides.compactMap(\.line))

@@ -91,10 +91,12 @@ package struct Grader: Sendable {
                 isolate.append(item); continue
             } else if !unattributed.isEmpty {
                 found += unattributed.map { report in
-                    Finding(kind: .race,
-                            message: report.namesAnyFile ? Says.raceOutsideFile(report.title, item.exercise)
-                                                         : Says.raceUnsymbolized(report.title, item.exercise),
-                            detail: report.raw)
+                    var finding = Finding(kind: .race,
+                                          message: report.namesAnyFile ? Says.raceOutsideFile(report.title, item.exercise)
+                                                                       : Says.raceUnsymbolized(report.title, item.exercise),
+                                          detail: report.raw)
+                    finding.report = report
+                    return finding
                 }
             }
             if tests.isEmpty && found.isEmpty {

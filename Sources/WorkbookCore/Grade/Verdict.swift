@@ -19,6 +19,9 @@ package struct Finding: Sendable, Equatable, Codable {
     var testDeclared: SourcePlace?
     /// The raw evidence (a TSan report, compiler output, the end of a crash's output), for `--verbose`.
     var detail: String?
+    /// The parsed TSan report a race was found in: what `explain` draws, never parsed again from
+    /// `detail` (which keeps its text for `--verbose`).
+    package var report: TSanReport?
     /// How many more reports said the same (races reported from several pairs of threads, or other
     /// tests that crashed when one crash was located).
     var repeats = 0

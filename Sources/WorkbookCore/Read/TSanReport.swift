@@ -8,9 +8,9 @@ package func sourceFile(_ file: String, isIn suffix: String) -> Bool {
 }
 
 /// One Thread Sanitizer report, parsed from its text.
-package struct TSanReport: Sendable, Equatable {
+package struct TSanReport: Sendable, Equatable, Codable {
     /// One stack frame: `#3 symbol /path/File.swift:14:9 (binary+0x…)`.
-    package struct Frame: Sendable, Equatable {
+    package struct Frame: Sendable, Equatable, Codable {
         var symbol: String
         package var file: String?
         package var line: Int?
@@ -21,7 +21,7 @@ package struct TSanReport: Sendable, Equatable {
     }
 
     /// One of the two accesses of a race.
-    package struct Access: Sendable, Equatable {
+    package struct Access: Sendable, Equatable, Codable {
         /// `true` for a write or a modifying access.
         var isWrite: Bool
         /// "T5", "main thread", …

@@ -144,8 +144,8 @@ package struct RaceTimeline {
 
 package extension CheckReport.Result {
     /// Whether `explain` draws a race of this exercise (one of its runs reported one in its file).
-    func hasRaceDrawing(in workbook: Workbook) -> Bool {
-        runs.contains { RaceTimeline.of($0, in: workbook) != nil }
+    var hasRaceDrawing: Bool {
+        runs.contains { RaceTimeline.of($0, source: source) != nil }
     }
 }
 
@@ -153,9 +153,11 @@ package extension CheckReport {
     /// What `explain` says of each exercise checked, at most `width` columns wide: a race drawn as a
     /// ``RaceTimeline`` (the first race of the exercise, the one the check's message names), or a
     /// sentence saying why there is nothing to draw. `racesOnly`: the drawings alone (`check --explain`).
-    func explanations(workbook: Workbook, width: Int = 80, racesOnly: Bool) -> [String] {
+    /// Drawn from what the check carried (each race's parsed report, the learner's file as it was
+    /// read): nothing is read or parsed again.
+    func explanations(width: Int = 80, racesOnly: Bool) -> [String] {
         results.compactMap { result -> String? in
-            if let timeline = result.runs.lazy.compactMap({ RaceTimeline.of($0, in: workbook) }).first {
+            if let timeline = result.runs.lazy.compactMap({ RaceTimeline.of($0, source: result.source) }).first {
                 return timeline.lines(width: width).joined(separator: "\n")
             }
             guard !racesOnly else { return nil }
@@ -167,14 +169,20 @@ package extension CheckReport {
 }
 
 extension RaceTimeline {
-    /// The timeline of `verdict`'s race as `explain` would draw it from `workbook`'s files, or `nil`
-    /// when the verdict has no race.
-    package static func of(_ verdict: ExerciseVerdict, in workbook: Workbook) -> RaceTimeline? {
+    /// The timeline of `verdict`'s race as `explain` draws it — its finding's parsed report over
+    /// `source`, the text of the learner's file the check graded — or `nil` when the verdict has no race.
+    package static func of(_ verdict: ExerciseVerdict, source: String?) -> RaceTimeline? {
         guard let finding = verdict.findings.first(where: { $0.kind == .race && $0.detail != nil }),
-              let report = finding.detail.flatMap({ TSanReport.parse($0).first }), let file = finding.file
+              let report = finding.report, let file = finding.file
         else { return nil }
-        let source = try? String(contentsOf: workbook.root.appendingPathComponent(file), encoding: .utf8)
         return RaceTimeline(exercise: verdict.exercise, report: report, file: file, source: source)
+    }
+
+    /// The timeline of `verdict`'s race drawn over its file as it is in `workbook` now: for verdicts
+    /// graded outside a check (the self-test's, of the solutions), which carry no text of the file.
+    package static func of(_ verdict: ExerciseVerdict, in workbook: Workbook) -> RaceTimeline? {
+        let file = verdict.findings.first { $0.kind == .race && $0.detail != nil }?.file
+        return of(verdict, source: file.flatMap { try? String(contentsOf: workbook.root.appendingPathComponent($0), encoding: .utf8) })
     }
 
     /// Why this drawing would fail a learner at `width` columns, or `nil` when it does not: a thread

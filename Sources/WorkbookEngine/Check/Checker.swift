@@ -20,6 +20,8 @@ package struct Checker: Sendable {
     var testProcess: (@Sendable (TestLaunch) -> any TestProcess)?
     /// How many scenarios explored tests run: `check`'s time per test, or a classroom's fixed count.
     package var exploration: Budget = .check
+    /// How the learner's files are read — each once per check (see ``LearnerSources``); tests count here.
+    var readSource: @Sendable (URL) -> String? = LearnerSources.readFile
 
     package init(workbook: Workbook, scratchPath: URL? = nil, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.workbook = workbook
@@ -45,11 +47,14 @@ package struct Checker: Sendable {
         let compilerWarnings = CompilerWarnings(memory: scratchPath.appendingPathComponent("workbook-warnings.json"))
             .update(output: build.output, files: items.map { Layout.exerciseFile($0.chapter, $0.exercise) },
                     root: workbook.root)
+        // The learner's files, read once: what the pattern rules, the grader and `explain` look at.
+        let learner = LearnerSources(items.map { Layout.exerciseFile($0.chapter, $0.exercise) }, read: { readSource(workbook.layout.url($0)) })
         var results = items.map { item in
             var result = CheckReport.Result(chapter: item.chapter, exercise: item.exercise)
-            let source = try? String(contentsOf: workbook.exerciseFile(item.chapter, item.exercise), encoding: .utf8)
-            let fromCompiler = compilerWarnings[Layout.exerciseFile(item.chapter, item.exercise)] ?? []
-            result.warnings = ((source.map(PatternCheck.warnings(in:)) ?? []) + fromCompiler).sorted { $0.line < $1.line }
+            let file = Layout.exerciseFile(item.chapter, item.exercise)
+            result.source = learner.text(at: file)
+            let fromCompiler = compilerWarnings[file] ?? []
+            result.warnings = ((result.source.map(PatternCheck.warnings(in:)) ?? []) + fromCompiler).sorted { $0.line < $1.line }
             return result
         }
         for (chapter, errors) in build.broken {
@@ -70,7 +75,7 @@ package struct Checker: Sendable {
         let runnable = items.filter { build.contains($0.chapter, $0.exercise) }
         if var launch = build.launch, !runnable.isEmpty {
             launch.method = platform.launchMethod
-            let runner = TestRunner(process: testProcess?(launch) ?? launchedProcess(launch))
+            let runner = TestRunner(process: testProcess?(launch) ?? launchedProcess(launch), learner: learner)
             for run in 1...runs {
                 progress(Says.running(run, of: runs))
                 for verdict in try runner.run(runnable) {

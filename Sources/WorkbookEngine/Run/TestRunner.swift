@@ -42,9 +42,12 @@ package struct TestRunner: Sendable {
         self.init(process: process)
     }
 
-    package init(process: any TestProcess) {
+    /// `learner`: the graded files as the check read them, which the grader reads instead of the
+    /// disk; `nil`: the grader reads the files it needs itself (the self-test's solutions).
+    package init(process: any TestProcess, learner: LearnerSources? = nil) {
         self.process = process
-        self.grader = Grader(sources: process.sources)
+        self.grader = learner.map { learner in Grader(sources: process.sources, readSource: { learner.text(at: $0) }) }
+            ?? Grader(sources: process.sources)
     }
 
     /// Grades `exercises`, isolating where needed; returns verdicts in the order given.

@@ -51,7 +51,7 @@ extension Command {
                 // may carry colours of its own: none when piped.
                 Terminal.say(style.fitting(verbose ? Demangler.demangle(text) : text))
                 if arguments.has(.explain) {
-                    for timeline in report.explanations(workbook: workbook, width: min(Terminal.width, 80), racesOnly: true) {
+                    for timeline in report.explanations(width: min(Terminal.width, 80), racesOnly: true) {
                         Terminal.say("")
                         Terminal.say(timeline)
                     }

@@ -32,8 +32,8 @@ extension Command {
             // said in full, since there is no drawing to say it.
             Terminal.say(style.fitting(report.rendered(style: style, verbose: false, workbook: workbook, width: Terminal.width,
                                                        paths: Terminal.paths(for: workbook),
-                                                       inFull: { !$0.hasRaceDrawing(in: workbook) })))
-            for explanation in report.explanations(workbook: workbook, width: min(Terminal.width, 80), racesOnly: false) {
+                                                       inFull: { !$0.hasRaceDrawing })))
+            for explanation in report.explanations(width: min(Terminal.width, 80), racesOnly: false) {
                 Terminal.say("")
                 Terminal.say(explanation)
             }
