@@ -17,14 +17,15 @@ struct CompilerWarnings: Sendable {
         var warnings: [PatternWarning]
     }
 
-    /// The warnings of each of `files` (paths relative to `root`) after a build whose output was
-    /// `output`; what is kept is brought up to date.
-    func update(output: String, files: [String], root: URL) -> [String: [PatternWarning]] {
+    /// The warnings of each of `files` (paths relative to the package) after a build whose output
+    /// was `output`, each file fingerprinted as the check read it (`sources`); what is kept is
+    /// brought up to date.
+    func update(output: String, files: [String], sources: LearnerSources) -> [String: [PatternWarning]] {
         var kept = (try? JSONDecoder().decode([String: Kept].self, from: Data(contentsOf: memory))) ?? [:]
         let fresh = Builder.compilerWarnings(in: output)
         var result: [String: [PatternWarning]] = [:]
         for file in files {
-            let print = Self.fingerprint(FileManager.default.contents(atPath: root.appendingPathComponent(file).path) ?? Data())
+            let print = Self.fingerprint(Data((sources.texts[file] ?? "").utf8))
             let said = fresh.filter { $0.file.hasSuffix("/" + file) }
                 .map { PatternWarning(rule: "compiler", line: $0.line, message: $0.message) }
             // Unchanged and not compiled again: what was said last time still holds. Changed: it was

@@ -44,11 +44,12 @@ package struct Checker: Sendable {
         builder.packageBuild = packageBuild
         let build = try builder.build(chapters)
 
+        // The learner's files, read once: what the compiler's kept warnings, the pattern rules, the
+        // grader and `explain` look at.
+        let files = items.map { Layout.exerciseFile($0.chapter, $0.exercise) }
+        let learner = LearnerSources(files, read: { readSource(workbook.layout.url($0)) })
         let compilerWarnings = CompilerWarnings(memory: scratchPath.appendingPathComponent("workbook-warnings.json"))
-            .update(output: build.output, files: items.map { Layout.exerciseFile($0.chapter, $0.exercise) },
-                    root: workbook.root)
-        // The learner's files, read once: what the pattern rules, the grader and `explain` look at.
-        let learner = LearnerSources(items.map { Layout.exerciseFile($0.chapter, $0.exercise) }, read: { readSource(workbook.layout.url($0)) })
+            .update(output: build.output, files: files, sources: learner)
         var results = items.map { item in
             var result = CheckReport.Result(chapter: item.chapter, exercise: item.exercise)
             let file = Layout.exerciseFile(item.chapter, item.exercise)
