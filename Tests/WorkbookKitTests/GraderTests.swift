@@ -12,6 +12,24 @@ struct GraderTests {
         path.hasSuffix("CountdownBlock.swift") ? Fixture.text("race-1.1/CountdownBlock.swift.txt") : nil
     })
 
+    @Test("the graded file's form has the last word: a failing rule is added to the run's verdict, a form TSan cannot judge sets the run's findings aside")
+    func judgingForm() throws {
+        let hook = "@_cdecl(\"__tsan_default_suppressions\")\nfunc s() {}"
+        let barrier = "DispatchQueue.global().async(flags: .barrier) { n = 1 }"
+        let race = try #require(grader.grade(Fixture.items("1.1"), Fixture.run("race-1.1", .exited(66))).verdicts.first)
+        let root = URL(fileURLWithPath: "/package")
+        func judged(_ source: String) -> ExerciseVerdict {
+            Grader(sources: .exercises, readSource: { $0 == "/package/Exercises/Chapter1Latch/CountdownBlock.swift" ? source : nil })
+                .judgingForm(race, in: root)
+        }
+        let hooked = judged(hook)
+        #expect(hooked.findings.count == race.findings.count + 1 && hooked.findings.last?.line == 1, "the rule's finding, at its line, beside the run's")
+        let barriered = judged(barrier)
+        #expect(!barriered.findings.contains { $0.kind == .race }, "the run's race is set aside")
+        #expect(barriered.notes.contains(Says.runSetAside))
+        #expect(judged("let n = 1") == race, "nothing to say of a plain file")
+    }
+
     @Test("a race in the learner's file: kind race, their file and line, the variable, both accesses")
     func race() throws {
         let outcome = grader.grade(Fixture.items("1.1"), Fixture.run("race-1.1", .exited(66)))

@@ -111,6 +111,24 @@ package struct Grader: Sendable {
         return Outcome(verdicts: verdicts, isolate: isolate)
     }
 
+    /// `verdict` (every run of it graded) with what the failing pattern rules find in the graded
+    /// file itself, in the package at `packageRoot` — a timed wait whose result is never looked at,
+    /// or that gives up where the contract has no timeout; a sanitizer hook — which no run can show.
+    package func judgingForm(_ verdict: ExerciseVerdict, in packageRoot: URL) -> ExerciseVerdict {
+        let file = Layout.exerciseFile(verdict.chapter, verdict.exercise, in: sources)
+        guard let source = readSource(packageRoot.appendingPathComponent(file).path) else { return verdict }
+        var verdict = verdict
+        // Under TSan a form it cannot judge runs as it would not run without it (a barrier lost, a
+        // fence unseen), so what the run found says nothing about the learner's code: the rule's
+        // sentence, at its line, stands instead.
+        if PatternCheck.setsAsideRuns(in: source), !verdict.findings.isEmpty {
+            verdict.findings.removeAll()
+            verdict.notes.append(Says.runSetAside)
+        }
+        verdict.findings += PatternCheck.failures(in: source, file: file, noDeadline: verdict.exercise.takesNoDeadline)
+        return verdict
+    }
+
     // MARK: Tests and exercises
 
     private func owner(of testID: String, in batch: [ExerciseRef])

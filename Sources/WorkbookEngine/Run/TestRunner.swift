@@ -65,26 +65,10 @@ package struct TestRunner: Sendable {
             let run = try runOnce([item], alongside: min(isolated.count, processesAtOnce))
             return locatingCrashes(grader.grade([item], run).verdicts, run, alone: true)
         }.flatMap { $0 }
-        return exercises.compactMap { item in verdicts.first { $0.exercise.id == item.exercise.id } }.map(addingSourceFailures)
-    }
-
-    /// The verdict with what the failing pattern rules find in the graded file itself (a timed wait
-    /// whose result is never looked at, or that gives up where the contract has no timeout; a
-    /// sanitizer hook), which no run can show.
-    private func addingSourceFailures(_ verdict: ExerciseVerdict) -> ExerciseVerdict {
-        let file = Layout.exerciseFile(verdict.chapter, verdict.exercise, in: grader.sources)
-        guard let root = process.packageRoot,
-              let source = grader.readSource(root.appendingPathComponent(file).path) else { return verdict }
-        var verdict = verdict
-        // Under TSan a form it cannot judge runs as it would not run without it (a barrier lost, a
-        // fence unseen), so what the run found says nothing about the learner's code: the rule's
-        // sentence, at its line, stands instead.
-        if PatternCheck.setsAsideRuns(in: source), !verdict.findings.isEmpty {
-            verdict.findings.removeAll()
-            verdict.notes.append(Says.runSetAside)
-        }
-        verdict.findings += PatternCheck.failures(in: source, file: file, noDeadline: verdict.exercise.takesNoDeadline)
-        return verdict
+        let settled = exercises.compactMap { item in verdicts.first { $0.exercise.id == item.exercise.id } }
+        // The graded files' own form has the last word (a recorded run has no files to judge).
+        guard let root = process.packageRoot else { return settled }
+        return settled.map { grader.judgingForm($0, in: root) }
     }
 
     /// `exercises` dealt in turn into at most `count` batches, each keeping the order given.
