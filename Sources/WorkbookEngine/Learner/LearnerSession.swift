@@ -60,6 +60,28 @@ package struct LearnerSession: Sendable {
         package var undone: [String] = []
     }
 
+    /// What one check of the learner's exercises gave, for the command that asked to show: the
+    /// report, what it changed in their progress, where to go next, and the files outside
+    /// `Exercises/` that changed (when asked).
+    package struct Checked: Sendable {
+        package var report: CheckReport
+        package var change: Change
+        package var next: ExerciseRef?
+        package var frozen: [String] = []
+    }
+
+    /// Checks `items` with `checker`, `runs` times, records the verdicts and says what to show: the
+    /// one way `check`, `explain` and `watch` check. `askingFrozen`: also ask, beside the check, which
+    /// files outside `Exercises/` changed (see ``frozenChanges(during:)``).
+    package mutating func check(_ items: [ExerciseRef], with checker: Checker, runs: Int = 1,
+                                askingFrozen: Bool = false) throws -> Checked {
+        let (report, frozen) = askingFrozen
+            ? try frozenChanges { try checker.check(items, runs: runs) }
+            : (try checker.check(items, runs: runs), [])
+        let change = try record(report)
+        return Checked(report: report, change: change, next: next(after: report), frozen: frozen)
+    }
+
     /// Records a check's verdicts and saves them.
     @discardableResult
     package mutating func record(_ report: CheckReport) throws -> Change {

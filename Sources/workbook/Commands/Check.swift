@@ -30,18 +30,16 @@ extension Command {
             if arguments.has(.classroom) { return try checkClassroom(workbook, arguments) }
             var session = try LearnerSession(workbook: workbook)
             let items = try workbook.select(arguments.positional)
-            let (report, frozen) = try session.frozenChanges {
-                try Terminal.checker(for: workbook).check(items, runs: arguments.count(.runs))
+            let checked = try session.check(items, with: Terminal.checker(for: workbook), runs: arguments.count(.runs), askingFrozen: true)
+            let report = checked.report
+            if !checked.frozen.isEmpty {
+                Terminal.warn(Style.automatic(for: STDERR_FILENO).yellow(Says.frozenFilesChanged(checked.frozen)))
             }
-            if !frozen.isEmpty {
-                Terminal.warn(Style.automatic(for: STDERR_FILENO).yellow(Says.frozenFilesChanged(frozen)))
-            }
-            let change = try session.record(report)
             if let path = arguments.text(.junit) {
                 try report.junitXML().write(toFile: path, atomically: true, encoding: .utf8)
             }
             if arguments.has(.json) {
-                Terminal.say(String(decoding: report.exercismJSON(in: workbook, frozenChanges: frozen), as: UTF8.self))
+                Terminal.say(String(decoding: report.exercismJSON(in: workbook, frozenChanges: checked.frozen), as: UTF8.self))
             } else {
                 let verbose = arguments.has(.verbose)
                 let style = Style.automatic
@@ -56,8 +54,8 @@ extension Command {
                         Terminal.say(timeline)
                     }
                 }
-                printChange(change, style: .automatic)
-                printNext(session.next(after: report), report: report, style: .automatic)
+                printChange(checked.change, style: .automatic)
+                printNext(checked.next, report: report, style: .automatic)
             }
             return report.passed ? 0 : 1
         })

@@ -25,8 +25,8 @@ extension Command {
             let workbook = try currentWorkbook()
             var session = try LearnerSession(workbook: workbook)
             let items = try workbook.select([arguments.only])
-            let report = try Terminal.checker(for: workbook).check(items, runs: arguments.count(.runs))
-            let change = try session.record(report)
+            let checked = try session.check(items, with: Terminal.checker(for: workbook), runs: arguments.count(.runs))
+            let report = checked.report
             let style = Style.automatic
             // A race is drawn below: its verdict's first line is enough here. Any other failure is
             // said in full, since there is no drawing to say it.
@@ -37,7 +37,7 @@ extension Command {
                 Terminal.say("")
                 Terminal.say(explanation)
             }
-            printChange(change, style: style)
+            printChange(checked.change, style: style)
             return report.passed ? 0 : 1
         })
 }

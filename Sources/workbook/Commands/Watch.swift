@@ -41,13 +41,13 @@ extension Command {
     private static func check(_ workbook: Workbook, _ items: [ExerciseRef], saved: Set<String>, style: Style) {
         do {
             var session = try LearnerSession(workbook: workbook)
-            let report = try Terminal.checker(for: workbook).check(items)
-            let change = try session.record(report)
+            let checked = try session.check(items, with: Terminal.checker(for: workbook))
+            let report = checked.report
             Terminal.say(report.rendered(style: style, verbose: false, workbook: workbook, width: Terminal.width,
                                          paths: Terminal.paths(for: workbook),
                                          inFull: { saved.contains($0.exercise.id) }))
-            printChange(change, style: style)
-            printNext(session.next(after: report), report: report, style: style)
+            printChange(checked.change, style: style)
+            printNext(checked.next, report: report, style: style)
         } catch {
             Terminal.say("Could not check: \(error)")
         }
