@@ -117,6 +117,16 @@ struct CheckerTests {
 
 @Suite("What a test process is started with")
 struct InvocationTests {
+    @Test("a launch is retried once without address-space randomization, only when TSan could not map its memory and setarch is installed")
+    func relaunch() {
+        let refused = "FATAL: ThreadSanitizer: unexpected memory mapping 0x7f…"
+        let again = LaunchedTestProcess.relaunch("/p/tests.xctest", ["--filter", "A"], after: refused, setarch: "/usr/bin/setarch", machine: "x86_64")
+        #expect(again?.executable == "/usr/bin/setarch")
+        #expect(again?.arguments == ["x86_64", "-R", "/p/tests.xctest", "--filter", "A"])
+        #expect(LaunchedTestProcess.relaunch("/p/tests.xctest", [], after: refused, setarch: nil) == nil, "no setarch: the grader says why")
+        #expect(LaunchedTestProcess.relaunch("/p/tests.xctest", [], after: "Test run with 3 tests passed", setarch: "/usr/bin/setarch") == nil)
+    }
+
     let folder = URL(fileURLWithPath: "/tmp/run-1")
 
     func process(_ method: TestLaunch.Method, toolchain: Toolchain.Version = .init(6, 3)) -> LaunchedTestProcess {

@@ -54,10 +54,9 @@ package struct LaunchedTestProcess: TestProcess {
         let stopping = launch.stopping(marker: folder.path)
         var result = try ChildProcess.run(command.executable, command.arguments, environment: environment,
                                           timeLimit: timeLimit, idleLimit: (events, quietLimit), stopping: stopping)
-        // Newer kernels randomize memory more than TSan supports; running without ASLR fixes it.
-        if result.output.contains("ThreadSanitizer: unexpected memory mapping"), let setarch = Self.setarch {
+        if let again = Self.relaunch(command.executable, command.arguments, after: result.output, setarch: Self.setarch) {
             try? FileManager.default.removeItem(at: events)
-            result = try ChildProcess.run(setarch, [Self.machine, "-R", command.executable] + command.arguments,
+            result = try ChildProcess.run(again.executable, again.arguments,
                                           environment: environment, timeLimit: timeLimit, idleLimit: (events, quietLimit),
                                           stopping: stopping)
         }
@@ -138,6 +137,15 @@ package struct LaunchedTestProcess: TestProcess {
         try? FileManager.default.copyItem(at: folder, to: target)
         try? result.output.write(to: target.appendingPathComponent("output.txt"), atomically: true, encoding: .utf8)
         try? result.termination.description.write(to: target.appendingPathComponent("termination.txt"), atomically: true, encoding: .utf8)
+    }
+
+    /// The one retry of a launch: the same command without address-space randomization
+    /// (`setarch <machine> -R`), when its `output` says TSan could not start because this kernel
+    /// randomizes memory more than TSan supports and `setarch` (its path) is installed; else `nil`.
+    static func relaunch(_ executable: String, _ arguments: [String], after output: String, setarch: String?,
+                         machine: String = machine) -> (executable: String, arguments: [String])? {
+        guard output.contains("ThreadSanitizer: unexpected memory mapping"), let setarch else { return nil }
+        return (setarch, [machine, "-R", executable] + arguments)
     }
 
     static var setarch: String? { Executables.find("setarch") }
