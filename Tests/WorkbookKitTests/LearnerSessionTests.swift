@@ -55,6 +55,21 @@ struct LearnerSessionTests {
         #expect(reloaded.state.done == ["1.1"])
     }
 
+    @Test("check, explain and watch check through one session method: it checks, records the verdicts and says where to go next")
+    func check() throws {
+        let workbook = try workbook()
+        var session = try LearnerSession(workbook: workbook, currentCommit: { nil })
+        var checker = Checker(workbook: workbook, scratchPath: workbook.root.appendingPathComponent(".build-check"))
+        checker.packageBuild = RecordedBuild { _, _ in (0, "Build complete!") }
+        checker.testProcess = { _ in ReplayedRuns(Fixture.run("race-1.1", .exited(66))) }
+        checker.readSource = { _ in Fixture.text("race-1.1/CountdownBlock.swift.txt") }
+        let checked = try session.check(Fixture.items("1.1"), with: checker)
+        #expect(checked.report.results.map(\.kind) == [.race])
+        #expect(checked.next?.exercise.id == "1.1", "points at what just failed")
+        #expect(checked.frozen.isEmpty, "not asked")
+        #expect(try LearnerSession(workbook: workbook, currentCommit: { nil }).state.failedChecks == ["1.1"], "recorded and saved")
+    }
+
     @Test("the starters' commit is remembered once, from the first session")
     func starterCommit() throws {
         let workbook = try workbook()
