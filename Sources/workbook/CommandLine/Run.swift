@@ -7,8 +7,8 @@ import WorkbookMaintainer
 extension CommandLine {
     /// Parses the arguments, runs one command, and returns the exit status: 0 when everything asked
     /// for passed, 1 when something did not, 2 for a bad command line or a name that does not exist.
-    static func run(_ arguments: [String]) -> Int32 {
-        let setting = (try? currentWorkbook()).map(Setting.init(of:)) ?? Setting()
+    static func run(_ arguments: [String], environment: WorkbookEnvironment = Terminal.environment) -> Int32 {
+        let setting = (try? currentWorkbook(in: environment)).map(Setting.init(of:)) ?? Setting()
         switch Request(arguments) {
         case .overview:
             print(Command.overview(in: setting))
@@ -109,9 +109,9 @@ func toolchainProblem(for command: Command, toolchain: Toolchain?) -> String? {
 }
 
 /// The workbook this command runs in: `WORKBOOK_ROOT`, or the package around the current directory.
-func currentWorkbook() throws -> Workbook {
-    if let root = ProcessInfo.processInfo.environment["WORKBOOK_ROOT"] {
-        return try Workbook(root: URL(fileURLWithPath: root))
+func currentWorkbook(in environment: WorkbookEnvironment = Terminal.environment) throws -> Workbook {
+    if let root = environment.root {
+        return try Workbook(root: root)
     }
     guard let root = Workbook.findRoot(from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) else {
         throw WorkbookError.notInWorkbook

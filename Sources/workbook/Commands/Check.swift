@@ -34,7 +34,7 @@ extension Command {
                 try Terminal.checker(for: workbook).check(items, runs: arguments.count(.runs))
             }
             if !frozen.isEmpty {
-                Terminal.warn(Style.automatic(for: STDERR_FILENO).yellow(Says.frozenFilesChanged(frozen)))
+                Terminal.warn(Terminal.errorStyle.yellow(Says.frozenFilesChanged(frozen)))
             }
             let change = try session.record(report)
             if let path = arguments.text(.junit) {
@@ -44,7 +44,7 @@ extension Command {
                 Terminal.say(String(decoding: report.exercismJSON(in: workbook, frozenChanges: frozen), as: UTF8.self))
             } else {
                 let verbose = arguments.has(.verbose)
-                let style = Style.automatic
+                let style = Terminal.style
                 let text = report.rendered(style: style, verbose: verbose, workbook: workbook, width: Terminal.width,
                                            paths: Terminal.paths(for: workbook))
                 // Raw TSan reports name functions by mangled symbols; make them readable. Raw output
@@ -56,8 +56,8 @@ extension Command {
                         Terminal.say(timeline)
                     }
                 }
-                printChange(change, style: .automatic)
-                printNext(session.next(after: report), report: report, style: .automatic)
+                printChange(change, style: Terminal.style)
+                printNext(session.next(after: report), report: report, style: Terminal.style)
             }
             return report.passed ? 0 : 1
         })
@@ -118,7 +118,7 @@ private func checkClassroom(_ workbook: Workbook, _ arguments: ParsedArguments) 
     if arguments.has(.json) {
         Terminal.say(String(decoding: report.exercismResults(in: workbook).adding(grade).encoded(), as: UTF8.self))
     } else {
-        let style = Style.automatic
+        let style = Terminal.style
         Terminal.say(style.fitting(report.rendered(style: style, verbose: arguments.has(.verbose), workbook: workbook, width: Terminal.width,
                                                    paths: Terminal.paths(for: workbook))))
         Terminal.say("")

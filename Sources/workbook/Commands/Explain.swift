@@ -27,7 +27,7 @@ extension Command {
             let items = try workbook.select([arguments.only])
             let report = try Terminal.checker(for: workbook).check(items, runs: arguments.count(.runs))
             let change = try session.record(report)
-            let style = Style.automatic
+            let style = Terminal.style
             // A race is drawn below: its verdict's first line is enough here. Any other failure is
             // said in full, since there is no drawing to say it.
             Terminal.say(style.fitting(report.rendered(style: style, verbose: false, workbook: workbook, width: Terminal.width,

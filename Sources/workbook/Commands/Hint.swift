@@ -35,7 +35,7 @@ extension Command {
                 Terminal.say(wrap("\(said) \(lesson)", width: Terminal.width))
                 return 1
             }
-            let style = Style.automatic
+            let style = Terminal.style
             Terminal.say(style.bold("Hints for \(exercise.id) \(exercise.title)") + " (\(view.steps.count) of \(view.total))")
             for step in view.steps {
                 Terminal.say("")

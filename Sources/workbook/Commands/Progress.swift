@@ -17,7 +17,7 @@ extension Command {
         run: { _ in
             let workbook = try currentWorkbook()
             let session = try LearnerSession(workbook: workbook)
-            let style = Style.automatic
+            let style = Terminal.style
             let (done, total) = session.progress
             // A student copy: the points its workbook.lock assigns.
             let points = (try? WorkbookLock.read(root: workbook.root))?.assignment

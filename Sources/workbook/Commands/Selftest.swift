@@ -66,7 +66,7 @@ extension Command {
             selftest.recordRaces = arguments.text(.recordRaces).map { URL(fileURLWithPath: $0) }
             selftest.entries = arguments.text(.entries).map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
             let report = try selftest.run()
-            Terminal.say(report.rendered(style: .automatic))
+            Terminal.say(report.rendered(style: Terminal.style))
             return report.succeeded ? 0 : 1
         })
 }

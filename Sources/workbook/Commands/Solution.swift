@@ -38,7 +38,7 @@ extension Command {
                 break
             }
             let file = workbook.solutionFile(chapter, exercise)
-            let style = Style.automatic
+            let style = Terminal.style
             Terminal.say(style.dim("// \(workbook.layout.relative(file))"))
             Terminal.say(try String(contentsOf: file, encoding: .utf8))
             let corpus = workbook.corpus(of: [chapter]).entries.filter { $0.exerciseID == exercise.id }

@@ -24,7 +24,7 @@ extension Command {
             let interval = arguments.seconds(.interval)
             let workbook = try currentWorkbook()
             var watcher = FileWatcher(folder: workbook.layout.url(SourceSet.exercises.folder))
-            let style = Style.automatic
+            let style = Terminal.style
             Terminal.say(style.dim("Checking every exercise once; then save a file to check it again. Ctrl-C stops."))
             check(workbook, workbook.allExercises, saved: [], style: style)
             while true {
