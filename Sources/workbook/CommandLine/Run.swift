@@ -32,7 +32,7 @@ extension CommandLine {
                 return 2
             }
             guard command.works(in: setting) else {
-                Terminal.warn("workbook \(command.name): \(Says.notInStudentCopy(command.name))")
+                Terminal.warn("workbook \(command.name): \(Says.notInStudentCopy(command.name.rawValue))")
                 return 2
             }
             return run(command, rest)
@@ -79,7 +79,7 @@ enum Request: Equatable {
     init(_ arguments: [String]) {
         let helpFlags = [Command.helpFlag.name, Command.helpFlag.short].compactMap { $0 }
         guard let first = arguments.first else {
-            self = .command(Command.progress.name, [])
+            self = .command(Command.Name.progress.rawValue, [])
             return
         }
         if first == Command.helpCommand {

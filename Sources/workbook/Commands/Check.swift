@@ -15,7 +15,7 @@ extension Flag {
 
 extension Command {
     static let check = Command(
-        name: "check",
+        name: .check,
         abstract: "grade your exercises under the Thread Sanitizer",
         arguments: .any("exercise|chapter"),
         discussion: """
@@ -25,6 +25,7 @@ extension Command {
         from being graded. With no names, checks everything. Exit status 0 only if everything checked passed.
         """,
         flags: [.runs, .verbose, .explain, .json, .junit, .classroom],
+        buildsChapters: true,
         run: { arguments in
             let workbook = try currentWorkbook()
             if arguments.has(.classroom) { return try checkClassroom(workbook, arguments) }

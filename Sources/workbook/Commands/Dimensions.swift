@@ -10,7 +10,7 @@ extension Flag {
 
 extension Command {
     static let dimensions = Command(
-        name: "dimensions",
+        name: .dimensions,
         abstract: "for maintainers: which dimensions each exercise's suite explores",
         arguments: .any("exercise|chapter"),
         discussion: """

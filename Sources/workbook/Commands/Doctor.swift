@@ -10,7 +10,7 @@ extension Flag {
 
 extension Command {
     static let doctor = Command(
-        name: "doctor",
+        name: .doctor,
         abstract: "check that this machine can grade: toolchain, sanitizer, a race and a trap end to end",
         arguments: .none,
         discussion: """

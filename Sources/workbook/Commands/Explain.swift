@@ -10,7 +10,7 @@ extension Flag {
 
 extension Command {
     static let explain = Command(
-        name: "explain",
+        name: .explain,
         abstract: "draw an exercise's race as a timeline of the two threads",
         arguments: .one("exercise", example: "1.1"),
         discussion: """
@@ -21,6 +21,7 @@ extension Command {
         see. Then it asks which line you would move, or guard. Exit status 0 only if the exercise passed.
         """,
         flags: [.runs],
+        buildsChapters: true,
         run: { arguments in
             let workbook = try currentWorkbook()
             var session = try LearnerSession(workbook: workbook)

@@ -10,7 +10,7 @@ extension Flag {
 
 extension Command {
     static let hint = Command(
-        name: "hint",
+        name: .hint,
         abstract: "the next hint for an exercise, one step at a time",
         arguments: .one("exercise", example: "1.1"),
         discussion: """

@@ -6,7 +6,7 @@ import WorkbookMaintainer
 
 extension Command {
     static let progress = Command(
-        name: "progress",
+        name: .progress,
         abstract: "what is done, and the next exercise to work on",
         arguments: .none,
         discussion: """
@@ -47,7 +47,7 @@ extension Command {
         })
 
     static let lesson = Command(
-        name: "lesson",
+        name: .lesson,
         abstract: "read a chapter's lesson",
         arguments: .one("chapter", example: "1"),
         discussion: """

@@ -16,7 +16,7 @@ extension Flag {
 
 extension Command {
     static let selftest = Command(
-        name: "selftest",
+        name: .selftest,
         abstract: "maintainers: every starter fails, every solution passes",
         arguments: .any("chapter"),
         discussion: """
@@ -43,6 +43,7 @@ extension Command {
         """,
         flags: [.staticOnly, .suiteRuns, .corpusRuns, .noDrill, .noCorpus, .recordRaces, .entries],
         audience: .workbook,
+        buildsChapters: true,
         run: { arguments in
             let workbook = try currentWorkbook()
             let chapters = try arguments.positional.isEmpty ? nil : arguments.positional.map { name in

@@ -10,7 +10,7 @@ extension Flag {
 
 extension Command {
     static let solution = Command(
-        name: "solution",
+        name: .solution,
         abstract: "the reference solution, once you have passed the exercise",
         arguments: .one("exercise", example: "1.1"),
         discussion: """

@@ -10,7 +10,7 @@ extension Flag {
 
 extension Command {
     static let watch = Command(
-        name: "watch",
+        name: .watch,
         abstract: "re-check the exercise you are editing on every save",
         arguments: .none,
         discussion: """
@@ -20,6 +20,7 @@ extension Command {
         watchdog, so watching goes on. Press Ctrl-C to stop.
         """,
         flags: [.interval],
+        buildsChapters: true,
         run: { arguments in
             let interval = arguments.seconds(.interval)
             let workbook = try currentWorkbook()
