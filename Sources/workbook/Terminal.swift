@@ -11,6 +11,14 @@ import WorkbookMaintainer
 
 /// What the tool knows about the terminal it talks to.
 enum Terminal {
+    /// The environment the tool read when it started (see ``WorkbookEnvironment``).
+    static let environment = WorkbookEnvironment.process
+
+    /// Colours for standard output: on a terminal, unless `NO_COLOR` is set.
+    static var style: Style { Style.automatic(for: STDOUT_FILENO, in: environment) }
+    /// Colours for standard error: on a terminal, unless `NO_COLOR` is set.
+    static var errorStyle: Style { Style.automatic(for: STDERR_FILENO, in: environment) }
+
     /// The widest a paragraph is wrapped, even on a wide terminal: longer lines are hard to read.
     static let readableWidth = 100
 
@@ -18,7 +26,7 @@ enum Terminal {
     /// ``readableWidth``), else `COLUMNS`, else ``readableWidth``.
     static var width: Int {
         if let columns = windowColumns(STDOUT_FILENO), columns >= 40 { return min(columns, readableWidth) }
-        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns >= 40 {
+        if let columns = environment.columns, columns >= 40 {
             return min(columns, readableWidth)
         }
         return readableWidth
@@ -48,7 +56,7 @@ enum Terminal {
     static func page(_ file: URL) throws {
         let text = try String(contentsOf: file, encoding: .utf8)
         guard isatty(STDOUT_FILENO) == 1 else { print(text); return }
-        let pager = ProcessInfo.processInfo.environment["PAGER"].flatMap { $0.isEmpty ? nil : $0 } ?? "less"
+        let pager = environment.pager ?? "less"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = pager == "less" ? ["less", "-R", "-F", "-X", file.path] : [pager, file.path]
@@ -78,7 +86,7 @@ enum Terminal {
         }
         let width = windowColumns(STDERR_FILENO) ?? readableWidth
         let shown = line.count < width ? line : String(line.prefix(width - 2)) + "…"
-        output.showProgress(Style.automatic(for: STDERR_FILENO).dim(shown))
+        output.showProgress(Terminal.errorStyle.dim(shown))
     }
 
     /// How a report writes the places of failures here: from the package root when that is the
@@ -89,7 +97,7 @@ enum Terminal {
 
     /// A checker that reports its progress here, with the build's every step on a terminal.
     static func checker(for workbook: Workbook) -> Checker {
-        var checker = Checker(workbook: workbook, progress: progress)
+        var checker = Checker(workbook: workbook, scratchPath: environment.checkScratch, progress: progress)
         checker.showsBuildSteps = isatty(STDERR_FILENO) == 1
         return checker
     }

@@ -5,5 +5,7 @@ import WorkbookEngine
 import WorkbookMaintainer
 
 RunningChildren.shared.endChildrenOnInterrupt(cleanup: Terminal.hold)
-let status = CommandLine.run(Array(CommandLine.arguments.dropFirst()))
+// The environment, read once here; what the tool does depends on it only through this value.
+let environment = WorkbookEnvironment.process
+let status = CommandLine.run(Array(CommandLine.arguments.dropFirst()), environment: environment)
 exit(status)

@@ -12,7 +12,7 @@ struct CommandLineTests {
     func help() {
         for command in Command.all {
             let help = command.help
-            #expect(help.hasPrefix("USAGE: " + CommandForm.current.line(command.name)), "\(command.name)")
+            #expect(help.hasPrefix("USAGE: " + CommandForm.current.line(command.name.rawValue)), "\(command.name)")
             for flag in command.flags {
                 #expect(help.contains(flag.synopsis), "\(command.name): \(flag.name) missing from its help")
                 #expect(help.contains(String(flag.help.prefix(20))), "\(command.name): \(flag.name)'s help missing")
@@ -21,6 +21,16 @@ struct CommandLineTests {
             #expect(Command.overview(in: Setting()).contains(command.abstract), "\(command.name) missing from the overview")
         }
         #expect(Set(Command.all.map(\.name)).count == Command.all.count, "two commands share a name")
+    }
+
+    @Test("each command name leads to the command declared with it, and only the building commands need a toolchain")
+    func namesLeadToTheirCommands() {
+        for name in Command.Name.allCases {
+            #expect(name.command.name == name, "\(name)")
+            #expect(Command.named(name.rawValue)?.name == name)
+        }
+        #expect(Command.all.filter(\.buildsChapters).map(\.name) == [.check, .explain, .watch, .grade, .selftest])
+        #expect(toolchainProblem(for: .hint, toolchain: nil) == nil)
     }
 
     @Test("no command declares a flag twice")
@@ -106,15 +116,15 @@ struct CommandLineTests {
         let workbook = Command.overview(in: Setting(isStudentCopy: false, hintSteps: 3...3))
         let copy = Command.overview(in: Setting(isStudentCopy: true, hintSteps: 2...2))
         let listed = { (overview: String) in Set(Command.all.map(\.name).filter { name in overview.contains("\n  \(name) ") }) }
-        #expect(listed(workbook) == Set(Command.all.map(\.name)).subtracting(["progress"]))
-        #expect(listed(copy) == ["check", "explain", "watch", "hint", "lesson", "reset", "doctor"], "\(copy)")
+        #expect(listed(workbook) == Set(Command.all.map(\.name)).subtracting([.progress]))
+        #expect(listed(copy) == [.check, .explain, .watch, .hint, .lesson, .reset, .doctor], "\(copy)")
         #expect(copy.contains("(none), progress"))
         #expect(copy.contains("one step at a time (2 steps in this copy)") && workbook.contains("one step at a time (3 steps)"))
         let withoutHints = Command.overview(in: Setting(isStudentCopy: true, hintSteps: nil))
         #expect(!withoutHints.contains("\n  hint "), "a copy handed out without hints does not offer them")
         #expect(Command.overview(in: Setting(isStudentCopy: true, hintSteps: 1...2)).contains("(1 to 2 steps in this copy)"))
         let selftest = Command.all.filter { !$0.works(in: Setting(isStudentCopy: true)) }.map(\.name)
-        #expect(selftest == ["solution", "export", "selftest", "dimensions", "new"], "refused in a student copy, with a sentence")
+        #expect(selftest == [.solution, .export, .selftest, .dimensions, .new], "refused in a student copy, with a sentence")
     }
 
     @Test("after a check: the exercise to fix, or simply the next one (never \"next next\")")

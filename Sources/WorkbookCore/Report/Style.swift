@@ -6,13 +6,9 @@ package struct Style: Sendable {
 
     package init(color: Bool) { self.color = color }
 
-    /// Colour when standard output is a terminal and `NO_COLOR` is unset or empty.
-    package static var automatic: Style { automatic(for: STDOUT_FILENO) }
-
-    /// Colour when `descriptor` is a terminal and `NO_COLOR` is unset or empty.
-    package static func automatic(for descriptor: Int32) -> Style {
-        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        return Style(color: !noColor && isatty(descriptor) == 1)
+    /// Colour when `descriptor` is a terminal and `environment` does not set `NO_COLOR`.
+    package static func automatic(for descriptor: Int32 = STDOUT_FILENO, in environment: WorkbookEnvironment) -> Style {
+        Style(color: !environment.noColor && isatty(descriptor) == 1)
     }
 
     static let plain = Style(color: false)

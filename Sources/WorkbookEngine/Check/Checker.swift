@@ -25,9 +25,8 @@ package struct Checker: Sendable {
 
     package init(workbook: Workbook, scratchPath: URL? = nil, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.workbook = workbook
-        // WORKBOOK_CHECK_SCRATCH moves the build elsewhere (the benchmark uses it for cold builds).
-        let fromEnvironment = ProcessInfo.processInfo.environment["WORKBOOK_CHECK_SCRATCH"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-        self.scratchPath = scratchPath ?? fromEnvironment ?? workbook.layout.url(Layout.scratch(.check))
+        // The CLI passes WORKBOOK_CHECK_SCRATCH's folder (see ``WorkbookEnvironment/checkScratch``).
+        self.scratchPath = scratchPath ?? workbook.layout.url(Layout.scratch(.check))
         self.progress = progress
     }
 

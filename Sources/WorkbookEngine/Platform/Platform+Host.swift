@@ -4,15 +4,15 @@ import WorkbookCore
 // What the platform decides by looking at this machine: the tools it finds, the processes it lists,
 // what it probes. The pure differences (names, paths, sentences) are ``Platform``'s own, in WorkbookCore.
 extension Platform {
-    /// The platform this process runs on, unless `WORKBOOK_PLATFORM` names another.
-    package static var host: Platform {
-        if let name = ProcessInfo.processInfo.environment[variable], let kind = Kind(rawValue: name) {
-            return Platform(kind)
-        }
+    /// The platform this process runs on, unless its environment's `WORKBOOK_PLATFORM` names another.
+    package static var host: Platform { Platform(WorkbookEnvironment.process) }
+
+    /// The platform `environment` names, else the one this process runs on.
+    package init(_ environment: WorkbookEnvironment) {
         #if canImport(Darwin)
-        return Platform(.darwin)
+        self.init(environment.platform ?? .darwin)
         #else
-        return Platform(.linux)
+        self.init(environment.platform ?? .linux)
         #endif
     }
 
@@ -22,7 +22,7 @@ extension Platform {
         switch kind {
         case .darwin: .swiftTest
         case .linux:
-            ProcessInfo.processInfo.environment[TestLaunch.methodVariable] == TestLaunch.Method.swiftTest.rawValue ? .swiftTest : .binary
+            WorkbookEnvironment.process.launch == TestLaunch.Method.swiftTest.rawValue ? .swiftTest : .binary
         }
     }
 

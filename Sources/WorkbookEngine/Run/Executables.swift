@@ -18,7 +18,7 @@ package enum Executables {
     }
 
     private static func lookUp(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let path = WorkbookEnvironment.process.path
         for folder in path.split(separator: ":") {
             let candidate = "\(folder)/\(name)"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }

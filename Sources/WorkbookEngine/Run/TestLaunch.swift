@@ -37,7 +37,7 @@ package struct TestLaunch: Sendable, Equatable {
     var product = TestLaunch.testProductName
 
     /// The variable that selects ``Method/swiftTest`` on Linux.
-    package static let methodVariable = "WORKBOOK_LAUNCH"
+    package static let methodVariable = WorkbookEnvironment.Name.launch
 
     /// The method this platform needs (see ``Platform/launchMethod``).
     static var platformMethod: Method { Platform.host.launchMethod }

@@ -33,6 +33,8 @@ package struct LaunchedTestProcess: TestProcess {
     /// How many scenarios the suites' explored tests run (`WORKBOOK_EXPLORE`): a time per test for
     /// `check`, fixed counts for the self-test and a classroom grade.
     var exploration: Budget = .check
+    /// Where each run's artifacts are kept (``WorkbookEnvironment/keepArtifacts``); `nil`: nowhere.
+    package var artifactsKeptIn: URL? = WorkbookEnvironment.process.keepArtifacts
 
     package init(launch: TestLaunch) { self.launch = launch }
 
@@ -60,8 +62,8 @@ package struct LaunchedTestProcess: TestProcess {
                                           environment: environment, timeLimit: timeLimit, idleLimit: (events, quietLimit),
                                           stopping: stopping)
         }
-        if let keep = ProcessInfo.processInfo.environment["WORKBOOK_KEEP_ARTIFACTS"], !keep.isEmpty {
-            keepArtifacts(folder, result, in: URL(fileURLWithPath: keep), label: label)
+        if let keep = artifactsKeptIn {
+            keepArtifacts(folder, result, in: keep, label: label)
         }
         var artifacts = RunArtifacts(
             events: EventStream(contentsOf: events),

@@ -73,9 +73,9 @@ extension FaultDrill {
         process.executableURL = executable
         process.arguments = ["check", "5"]
         var environment = ProcessInfo.processInfo.environment
-        environment["WORKBOOK_ROOT"] = copy.path
-        environment["WORKBOOK_CHECK_SCRATCH"] = scratch.path
-        environment["NO_COLOR"] = "1"
+        environment[WorkbookEnvironment.Name.root] = copy.path
+        environment[WorkbookEnvironment.Name.checkScratch] = scratch.path
+        environment[WorkbookEnvironment.Name.noColor] = "1"
         environment[TestLaunch.methodVariable] = launch.rawValue
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice

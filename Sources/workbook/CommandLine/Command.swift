@@ -8,7 +8,7 @@ import WorkbookMaintainer
 /// `--help` and the overview are all generated from this declaration.
 struct Command: Sendable {
     /// What a user types after `workbook`.
-    let name: String
+    let name: Name
     /// One line for the overview.
     let abstract: String
     /// The positional arguments it takes.
@@ -18,20 +18,43 @@ struct Command: Sendable {
     let flags: [Flag]
     /// Who it is for, and so where it works and is listed.
     var audience: Audience = .everyone
+    /// Whether it builds the chapters (and so needs a toolchain at ``Toolchain/floor`` or later).
+    var buildsChapters = false
     let run: @Sendable (ParsedArguments) throws -> Int32
 
+    /// Every command's name, in the order the overview lists them; each has its declaration
+    /// (``command``), so a name without a command, or a command without a name, does not compile.
+    enum Name: String, CaseIterable, Sendable, CustomStringConvertible {
+        case progress, check, explain, watch, hint, lesson, reset, solution, doctor, export, grade, selftest, dimensions, new
+
+        /// The command of this name.
+        var command: Command {
+            switch self {
+            case .progress: .progress
+            case .check: .check
+            case .explain: .explain
+            case .watch: .watch
+            case .hint: .hint
+            case .lesson: .lesson
+            case .reset: .reset
+            case .solution: .solution
+            case .doctor: .doctor
+            case .export: .export
+            case .grade: .grade
+            case .selftest: .selftest
+            case .dimensions: .dimensions
+            case .new: .new
+            }
+        }
+
+        var description: String { rawValue }
+    }
+
     /// Every command, in the order the overview lists them.
-    static let all: [Command] = [
-        .progress, .check, .explain, .watch, .hint, .lesson, .reset, .solution, .doctor, .export, .grade, .selftest, .dimensions, .new,
-    ]
+    static var all: [Command] { Name.allCases.map(\.command) }
 
     /// The command called `name`.
-    static func named(_ name: String) -> Command? { all.first { $0.name == name } }
-
-    /// Whether it builds the chapters (and so needs a toolchain at ``Toolchain/floor`` or later).
-    var buildsChapters: Bool {
-        [Command.check, .explain, .watch, .grade, .selftest].contains { $0.name == name }
-    }
+    static func named(_ name: String) -> Command? { Name(rawValue: name)?.command }
 
     /// The flag every command takes.
     static let helpFlag = Flag("--help", short: "-h", help: "show this help")
@@ -41,7 +64,7 @@ struct Command: Sendable {
 
     /// `workbook check [exercise|chapter …] [--runs N] …`, as the learner starts the tool.
     var usage: String {
-        var parts = [CommandForm.current.line(name)]
+        var parts = [CommandForm.current.line(name.rawValue)]
         if let argument = arguments.usage { parts.append(argument) }
         parts += flags.map { "[\($0.synopsis)]" }
         return parts.joined(separator: " ")
@@ -95,7 +118,7 @@ struct Command: Sendable {
     static func overview(in setting: Setting) -> String {
         let listed = all.filter { $0.isListed(in: setting) }
         let rows = listed.map { command in
-            (command.name == "progress" ? "(none), progress" : command.name)
+            (command.name == .progress ? "(none), progress" : command.name.rawValue)
                 + (command.arguments.usage.map { " " + $0 } ?? "")
         }
         let width = (rows.map(\.count).max() ?? 0) + 2

@@ -75,7 +75,7 @@ struct ParsedArguments {
         switch command.arguments {
         case .none:
             if let first = positional.first {
-                throw UsageError(message: "\(Says.command(command.name)) takes no arguments, not '\(first)'.")
+                throw UsageError(message: "\(Says.command(command.name.rawValue)) takes no arguments, not '\(first)'.")
             }
         case let .one(name, example):
             guard positional.count == 1 else {

@@ -7,8 +7,8 @@ import WorkbookMaintainer
 extension CommandLine {
     /// Parses the arguments, runs one command, and returns the exit status: 0 when everything asked
     /// for passed, 1 when something did not, 2 for a bad command line or a name that does not exist.
-    static func run(_ arguments: [String]) -> Int32 {
-        let setting = (try? currentWorkbook()).map(Setting.init(of:)) ?? Setting()
+    static func run(_ arguments: [String], environment: WorkbookEnvironment = Terminal.environment) -> Int32 {
+        let setting = (try? currentWorkbook(in: environment)).map(Setting.init(of:)) ?? Setting()
         switch Request(arguments) {
         case .overview:
             print(Command.overview(in: setting))
@@ -32,7 +32,7 @@ extension CommandLine {
                 return 2
             }
             guard command.works(in: setting) else {
-                Terminal.warn("workbook \(command.name): \(Says.notInStudentCopy(command.name))")
+                Terminal.warn("workbook \(command.name): \(Says.notInStudentCopy(command.name.rawValue))")
                 return 2
             }
             return run(command, rest)
@@ -79,7 +79,7 @@ enum Request: Equatable {
     init(_ arguments: [String]) {
         let helpFlags = [Command.helpFlag.name, Command.helpFlag.short].compactMap { $0 }
         guard let first = arguments.first else {
-            self = .command(Command.progress.name, [])
+            self = .command(Command.Name.progress.rawValue, [])
             return
         }
         if first == Command.helpCommand {
@@ -109,9 +109,9 @@ func toolchainProblem(for command: Command, toolchain: Toolchain?) -> String? {
 }
 
 /// The workbook this command runs in: `WORKBOOK_ROOT`, or the package around the current directory.
-func currentWorkbook() throws -> Workbook {
-    if let root = ProcessInfo.processInfo.environment["WORKBOOK_ROOT"] {
-        return try Workbook(root: URL(fileURLWithPath: root))
+func currentWorkbook(in environment: WorkbookEnvironment = Terminal.environment) throws -> Workbook {
+    if let root = environment.root {
+        return try Workbook(root: root)
     }
     guard let root = Workbook.findRoot(from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) else {
         throw WorkbookError.notInWorkbook

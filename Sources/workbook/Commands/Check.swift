@@ -15,7 +15,7 @@ extension Flag {
 
 extension Command {
     static let check = Command(
-        name: "check",
+        name: .check,
         abstract: "grade your exercises under the Thread Sanitizer",
         arguments: .any("exercise|chapter"),
         discussion: """
@@ -25,6 +25,7 @@ extension Command {
         from being graded. With no names, checks everything. Exit status 0 only if everything checked passed.
         """,
         flags: [.runs, .verbose, .explain, .json, .junit, .classroom],
+        buildsChapters: true,
         run: { arguments in
             let workbook = try currentWorkbook()
             if arguments.has(.classroom) { return try checkClassroom(workbook, arguments) }
@@ -33,7 +34,7 @@ extension Command {
             let checked = try session.check(items, with: Terminal.checker(for: workbook), runs: arguments.count(.runs), askingFrozen: true)
             let report = checked.report
             if !checked.frozen.isEmpty {
-                Terminal.warn(Style.automatic(for: STDERR_FILENO).yellow(Says.frozenFilesChanged(checked.frozen)))
+                Terminal.warn(Terminal.errorStyle.yellow(Says.frozenFilesChanged(checked.frozen)))
             }
             if let path = arguments.text(.junit) {
                 try report.junitXML().write(toFile: path, atomically: true, encoding: .utf8)
@@ -42,7 +43,7 @@ extension Command {
                 Terminal.say(String(decoding: report.exercismJSON(in: workbook, frozenChanges: checked.frozen), as: UTF8.self))
             } else {
                 let verbose = arguments.has(.verbose)
-                let style = Style.automatic
+                let style = Terminal.style
                 let text = report.rendered(style: style, verbose: verbose, workbook: workbook, width: Terminal.width,
                                            paths: Terminal.paths(for: workbook))
                 // Raw TSan reports name functions by mangled symbols; make them readable. Raw output
@@ -54,8 +55,8 @@ extension Command {
                         Terminal.say(timeline)
                     }
                 }
-                printChange(checked.change, style: .automatic)
-                printNext(checked.next, report: report, style: .automatic)
+                printChange(checked.change, style: Terminal.style)
+                printNext(checked.next, report: report, style: Terminal.style)
             }
             return report.passed ? 0 : 1
         })
@@ -116,7 +117,7 @@ private func checkClassroom(_ workbook: Workbook, _ arguments: ParsedArguments) 
     if arguments.has(.json) {
         Terminal.say(String(decoding: report.exercismResults(in: workbook).adding(grade).encoded(), as: UTF8.self))
     } else {
-        let style = Style.automatic
+        let style = Terminal.style
         Terminal.say(style.fitting(report.rendered(style: style, verbose: arguments.has(.verbose), workbook: workbook, width: Terminal.width,
                                                    paths: Terminal.paths(for: workbook))))
         Terminal.say("")

@@ -10,7 +10,7 @@ extension Flag {
 
 extension Command {
     static let dimensions = Command(
-        name: "dimensions",
+        name: .dimensions,
         abstract: "for maintainers: which dimensions each exercise's suite explores",
         arguments: .any("exercise|chapter"),
         discussion: """
@@ -29,7 +29,7 @@ extension Command {
                 .filter { item in items.contains { $0.exercise.id == item.exercise.id } }
             let problems = workbook.dimensionProblems(declared)
             Terminal.say(DimensionTable.render(declared, problems: problems, why: arguments.has(.why),
-                                               style: .automatic, width: Terminal.width))
+                                               style: Terminal.style, width: Terminal.width))
             return problems.isEmpty ? 0 : 1
         })
 }

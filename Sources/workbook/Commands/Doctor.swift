@@ -10,7 +10,7 @@ extension Flag {
 
 extension Command {
     static let doctor = Command(
-        name: "doctor",
+        name: .doctor,
         abstract: "check that this machine can grade: toolchain, sanitizer, a race and a trap end to end",
         arguments: .none,
         discussion: """
@@ -32,6 +32,6 @@ private func runDoctor(_ arguments: ParsedArguments) throws -> Int32 {
     let json = arguments.has(.doctorJSON)
     // Progress goes to standard error: standard output stays clean for --json.
     let report = Doctor.check(folder: folder, progress: Terminal.progress)
-    Terminal.say(json ? report.json() : report.rendered(style: .automatic))
+    Terminal.say(json ? report.json() : report.rendered(style: Terminal.style))
     return report.passed ? 0 : 1
 }

@@ -10,7 +10,7 @@ extension Flag {
 
 extension Command {
     static let explain = Command(
-        name: "explain",
+        name: .explain,
         abstract: "draw an exercise's race as a timeline of the two threads",
         arguments: .one("exercise", example: "1.1"),
         discussion: """
@@ -21,13 +21,14 @@ extension Command {
         see. Then it asks which line you would move, or guard. Exit status 0 only if the exercise passed.
         """,
         flags: [.runs],
+        buildsChapters: true,
         run: { arguments in
             let workbook = try currentWorkbook()
             var session = try LearnerSession(workbook: workbook)
             let items = try workbook.select([arguments.only])
             let checked = try session.check(items, with: Terminal.checker(for: workbook), runs: arguments.count(.runs))
             let report = checked.report
-            let style = Style.automatic
+            let style = Terminal.style
             // A race is drawn below: its verdict's first line is enough here. Any other failure is
             // said in full, since there is no drawing to say it.
             Terminal.say(style.fitting(report.rendered(style: style, verbose: false, workbook: workbook, width: Terminal.width,

@@ -16,7 +16,7 @@ extension Flag {
 
 extension Command {
     static let export = Command(
-        name: "export",
+        name: .export,
         abstract: "teachers: write a student copy with autograding",
         arguments: .none,
         discussion: """

@@ -14,7 +14,7 @@ extension Flag {
 
 extension Command {
     static let grade = Command(
-        name: "grade",
+        name: .grade,
         abstract: "teachers: grade every submission into a gradebook",
         arguments: .any("submissions-folder | shard.csv"),
         discussion: """
@@ -33,6 +33,7 @@ extension Command {
         """,
         flags: [.out, .html, .jobs, .shard, .merge],
         audience: .teachers,
+        buildsChapters: true,
         run: { arguments in
             guard let out = arguments.text(.out) else { throw UsageError(message: "say where the gradebook goes: --out gradebook.csv.") }
             let gradebook: Gradebook

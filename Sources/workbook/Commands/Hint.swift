@@ -10,7 +10,7 @@ extension Flag {
 
 extension Command {
     static let hint = Command(
-        name: "hint",
+        name: .hint,
         abstract: "the next hint for an exercise, one step at a time",
         arguments: .one("exercise", example: "1.1"),
         discussion: """
@@ -35,7 +35,7 @@ extension Command {
                 Terminal.say(wrap("\(said) \(lesson)", width: Terminal.width))
                 return 1
             }
-            let style = Style.automatic
+            let style = Terminal.style
             Terminal.say(style.bold("Hints for \(exercise.id) \(exercise.title)") + " (\(view.steps.count) of \(view.total))")
             for step in view.steps {
                 Terminal.say("")

@@ -10,7 +10,7 @@ extension Flag {
 
 extension Command {
     static let new = Command(
-        name: "new",
+        name: .new,
         abstract: "maintainers: start a new exercise, every piece in place",
         arguments: .these(["chapter", "title"], example: "5 \"A bounded buffer\""),
         discussion: """

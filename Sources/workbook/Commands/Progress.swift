@@ -6,7 +6,7 @@ import WorkbookMaintainer
 
 extension Command {
     static let progress = Command(
-        name: "progress",
+        name: .progress,
         abstract: "what is done, and the next exercise to work on",
         arguments: .none,
         discussion: """
@@ -17,7 +17,7 @@ extension Command {
         run: { _ in
             let workbook = try currentWorkbook()
             let session = try LearnerSession(workbook: workbook)
-            let style = Style.automatic
+            let style = Terminal.style
             let (done, total) = session.progress
             // A student copy: the points its workbook.lock assigns.
             let points = (try? WorkbookLock.read(root: workbook.root))?.assignment
@@ -47,7 +47,7 @@ extension Command {
         })
 
     static let lesson = Command(
-        name: "lesson",
+        name: .lesson,
         abstract: "read a chapter's lesson",
         arguments: .one("chapter", example: "1"),
         discussion: """

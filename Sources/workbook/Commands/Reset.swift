@@ -10,7 +10,7 @@ extension Flag {
 
 extension Command {
     static let reset = Command(
-        name: "reset",
+        name: .reset,
         abstract: "restore the starter (your file is backed up first)",
         arguments: .one("exercise|chapter", example: "1.1"),
         discussion: """

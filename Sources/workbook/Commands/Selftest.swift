@@ -16,7 +16,7 @@ extension Flag {
 
 extension Command {
     static let selftest = Command(
-        name: "selftest",
+        name: .selftest,
         abstract: "maintainers: every starter fails, every solution passes",
         arguments: .any("chapter"),
         discussion: """
@@ -43,6 +43,7 @@ extension Command {
         """,
         flags: [.staticOnly, .suiteRuns, .corpusRuns, .noDrill, .noCorpus, .recordRaces, .entries],
         audience: .workbook,
+        buildsChapters: true,
         run: { arguments in
             let workbook = try currentWorkbook()
             let chapters = try arguments.positional.isEmpty ? nil : arguments.positional.map { name in
@@ -66,7 +67,7 @@ extension Command {
             selftest.recordRaces = arguments.text(.recordRaces).map { URL(fileURLWithPath: $0) }
             selftest.entries = arguments.text(.entries).map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
             let report = try selftest.run()
-            Terminal.say(report.rendered(style: .automatic))
+            Terminal.say(report.rendered(style: Terminal.style))
             return report.succeeded ? 0 : 1
         })
 }

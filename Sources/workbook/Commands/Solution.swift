@@ -10,7 +10,7 @@ extension Flag {
 
 extension Command {
     static let solution = Command(
-        name: "solution",
+        name: .solution,
         abstract: "the reference solution, once you have passed the exercise",
         arguments: .one("exercise", example: "1.1"),
         discussion: """
@@ -38,7 +38,7 @@ extension Command {
                 break
             }
             let file = workbook.solutionFile(chapter, exercise)
-            let style = Style.automatic
+            let style = Terminal.style
             Terminal.say(style.dim("// \(workbook.layout.relative(file))"))
             Terminal.say(try String(contentsOf: file, encoding: .utf8))
             let corpus = workbook.corpus(of: [chapter]).entries.filter { $0.exerciseID == exercise.id }

@@ -10,7 +10,7 @@ extension Flag {
 
 extension Command {
     static let watch = Command(
-        name: "watch",
+        name: .watch,
         abstract: "re-check the exercise you are editing on every save",
         arguments: .none,
         discussion: """
@@ -20,11 +20,12 @@ extension Command {
         watchdog, so watching goes on. Press Ctrl-C to stop.
         """,
         flags: [.interval],
+        buildsChapters: true,
         run: { arguments in
             let interval = arguments.seconds(.interval)
             let workbook = try currentWorkbook()
             var watcher = FileWatcher(folder: workbook.layout.url(SourceSet.exercises.folder))
-            let style = Style.automatic
+            let style = Terminal.style
             Terminal.say(style.dim("Checking every exercise once; then save a file to check it again. Ctrl-C stops."))
             check(workbook, workbook.allExercises, saved: [], style: style)
             while true {

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+@testable import WorkbookCore
+@testable import WorkbookEngine
+
+/// The tool's own variables, read once into ``WorkbookEnvironment``: what each value means.
+struct WorkbookEnvironmentTests {
+    @Test func readsEachVariable() {
+        let environment = WorkbookEnvironment([
+            "WORKBOOK_PLATFORM": "darwin", "WORKBOOK_LAUNCH": "swift-test", "WORKBOOK_CHECK_SCRATCH": "/tmp/s",
+            "WORKBOOK_KEEP_ARTIFACTS": "/tmp/k", "WORKBOOK_ROOT": "/tmp/r", "NO_COLOR": "1", "COLUMNS": "72",
+            "PAGER": "more", "PATH": "/opt/bin",
+        ])
+        #expect(environment.platform == .darwin)
+        #expect(environment.launch == TestLaunch.Method.swiftTest.rawValue)
+        #expect(environment.checkScratch?.path == "/tmp/s")
+        #expect(environment.keepArtifacts?.path == "/tmp/k")
+        #expect(environment.root?.path == "/tmp/r")
+        #expect(environment.noColor)
+        #expect(environment.columns == 72)
+        #expect(environment.pager == "more")
+        #expect(environment.path == "/opt/bin")
+        #expect(Platform(environment).kind == .darwin)
+    }
+
+    @Test func emptyCountsAsUnset() {
+        let environment = WorkbookEnvironment([
+            "WORKBOOK_PLATFORM": "", "WORKBOOK_CHECK_SCRATCH": "", "WORKBOOK_KEEP_ARTIFACTS": "", "NO_COLOR": "", "PAGER": "",
+        ])
+        #expect(environment.platform == nil)
+        #expect(environment.checkScratch == nil)
+        #expect(environment.keepArtifacts == nil)
+        #expect(!environment.noColor)
+        #expect(environment.pager == nil)
+        #expect(environment.path == "/usr/bin:/bin")
+        #expect(Style.automatic(in: WorkbookEnvironment(["NO_COLOR": "1"])).color == false)
+    }
+
+    @Test func namesMatchTheirOtherDeclarations() {
+        #expect(WorkbookEnvironment.Name.platform == Platform.variable)
+        #expect(TestLaunch.methodVariable == WorkbookEnvironment.Name.launch)
+    }
+}
