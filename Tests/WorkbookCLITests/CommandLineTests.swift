@@ -137,3 +137,19 @@ struct CommandLineTests {
         #expect(Next.line(exercise: exercise, in: chapter, failed: true, style: Style(color: false)).hasPrefix("Next: fix 1.2 "))
     }
 }
+
+/// `hint`'s, `check`'s and `watch`'s sentences, now in the catalogue, read as they did when each command wrote its own.
+struct CatalogueSentenceTests {
+    @Test func hintSentences() {
+        #expect(Says.noHints(for: "1.1", handedOut: nil, exported: false, hintsFile: "Hints/Chapter1.md")
+            == "This copy of the workbook has no hints for 1.1 (they are kept in Hints/Chapter1.md).")
+        #expect(Says.noHints(for: "1.1", handedOut: HintLevel.none, exported: true, hintsFile: "-")
+            == "Your teacher handed out this assignment without hints.")
+        #expect(Says.noHints(for: "1.1", handedOut: HintLevel.all, exported: true, hintsFile: "-")
+            == "The hints handed out with this assignment do not cover 1.1.")
+        #expect(Says.hintsHeading("1.1", "A countdown block") + Says.hintsShown(1, of: 3) == "Hints for 1.1 A countdown block (1 of 3)")
+        #expect(Says.nextHint("1.1") == "Run \(Says.command("hint 1.1")) again for the next step.")
+        #expect(Says.lastHint(chapter: 2) == "That was the last step. The lesson, \(Says.command("lesson 2")), explains the idea.")
+        #expect(Says.watchRound(at: "10:00:00", saved: ["1.1", "1.2"]) == "— 10:00:00 — saved 1.1, 1.2")
+    }
+}

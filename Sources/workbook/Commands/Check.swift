@@ -72,7 +72,7 @@ func printChange(_ change: LearnerSession.Change, style: Style) {
 /// The line that tells the learner where to go after a check.
 func printNext(_ next: ExerciseRef?, report: CheckReport, style: Style) {
     guard let next else {
-        Terminal.say(style.green("Every exercise is done. Well synchronized!"))
+        Terminal.say(style.green(Says.everyExerciseDone))
         return
     }
     let failed = report.results.contains { $0.exercise.id == next.exercise.id && !$0.passed }

@@ -25,18 +25,15 @@ extension Command {
             var session = try LearnerSession(workbook: workbook)
             let named = try workbook.exercise(named: arguments.only)
             let (chapter, exercise) = (named.chapter, named.exercise)
-            let lesson = "The lesson, \(Says.command("lesson \(chapter.number)")), explains the idea."
             guard let view = try session.nextHint(for: exercise, in: chapter, restart: arguments.has(.restart)) else {
-                let said = switch workbook.exportedHints?.level {
-                case nil: "This copy of the workbook has no hints for \(exercise.id) (they are kept in \(Layout.hints(chapter)))."
-                case .none?: "Your teacher handed out this assignment without hints."
-                case _?: "The hints handed out with this assignment do not cover \(exercise.id)."
-                }
-                Terminal.say(wrap("\(said) \(lesson)", width: Terminal.width))
+                let hints = workbook.exportedHints
+                let said = Says.noHints(for: exercise.id, handedOut: hints?.level, exported: hints != nil,
+                                        hintsFile: Layout.hints(chapter))
+                Terminal.say(wrap("\(said) \(Says.lessonExplains(chapter: chapter.number))", width: Terminal.width))
                 return 1
             }
             let style = Terminal.style
-            Terminal.say(style.bold("Hints for \(exercise.id) \(exercise.title)") + " (\(view.steps.count) of \(view.total))")
+            Terminal.say(style.bold(Says.hintsHeading(exercise.id, exercise.title)) + Says.hintsShown(view.steps.count, of: view.total))
             for step in view.steps {
                 Terminal.say("")
                 Terminal.say(style.bold("\(step.name):"))
@@ -44,13 +41,13 @@ extension Command {
             }
             Terminal.say("")
             let next = if view.lastStepWaits {
-                "The last step comes once a check of \(exercise.id) has failed: try your fix, run \(Says.command("check \(exercise.id)")), then ask again."
+                Says.lastHintWaits(exercise.id)
             } else if !view.isLast {
-                "Run \(Says.command("hint \(exercise.id)")) again for the next step."
+                Says.nextHint(exercise.id)
             } else if workbook.exportedHints == nil {
-                "That was the last step. Once \(exercise.id) passes, \(Says.command("solution \(exercise.id)")) shows the reference solution."
+                Says.lastHintThenSolution(exercise.id)
             } else {
-                "That was the last step. \(lesson)"
+                Says.lastHint(chapter: chapter.number)
             }
             Terminal.say(style.dim(wrap(next, width: Terminal.width)))
             return 0

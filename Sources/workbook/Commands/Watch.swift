@@ -26,12 +26,12 @@ extension Command {
             let workbook = try currentWorkbook()
             var watcher = FileWatcher(folder: workbook.layout.url(SourceSet.exercises.folder))
             let style = Terminal.style
-            Terminal.say(style.dim("Checking every exercise once; then save a file to check it again. Ctrl-C stops."))
+            Terminal.say(style.dim(Says.watchStarts))
             check(workbook, workbook.allExercises, saved: [], style: style)
             while true {
                 if let round = WatchRound(changedPaths: watcher.changes(), in: workbook) {
                     Terminal.say("")
-                    Terminal.say(style.dim("— \(Date().formatted(date: .omitted, time: .standard)) — saved \(round.saved.joined(separator: ", "))"))
+                    Terminal.say(style.dim(Says.watchRound(at: Date().formatted(date: .omitted, time: .standard), saved: round.saved)))
                     check(workbook, round.items(in: workbook), saved: Set(round.saved), style: style)
                 }
                 Thread.sleep(forTimeInterval: interval)
@@ -50,7 +50,7 @@ extension Command {
             printChange(checked.change, style: style)
             printNext(checked.next, report: report, style: style)
         } catch {
-            Terminal.say("Could not check: \(error)")
+            Terminal.say(Says.couldNotCheck(error))
         }
     }
 }
