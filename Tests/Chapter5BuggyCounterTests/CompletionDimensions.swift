@@ -110,7 +110,9 @@ final class WatchedRun: @unchecked Sendable {
     private var calledBack = Set<Int>()
     private var made: Int { calledBack.count }
     private var returned = false
-    private var seen: [(onQueue: Bool, callbacksBefore: Int, afterReturn: Bool)] = []
+    /// The thread making the call, while it is inside it.
+    private var caller: pthread_t?
+    private var seen: [(onQueue: Bool, callbacksBefore: Int, afterReturn: Bool, insideCall: Bool)] = []
     private let completed = DispatchSemaphore(value: 0)
     private let parked = Tally<Unchecked<() -> Void>>()
     /// Runs inside completion, after it has been noted (5.x's "a call started from a completion").
@@ -177,7 +179,8 @@ final class WatchedRun: @unchecked Sendable {
         { [self] in
             let onQueue = handed.isCurrent
             lock.lock()
-            seen.append((onQueue, made, returned))
+            let insideCall = caller.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+            seen.append((onQueue, made, returned, insideCall))
             lock.unlock()
             completed.signal()
             onCompletion?()
@@ -190,6 +193,7 @@ final class WatchedRun: @unchecked Sendable {
         let hold = form == .callers ? nil : BarrierHold(handed)
         let call = self.call, pieces = Unchecked(self.pieces), queue = handed.queue, completion = Unchecked(self.completion)
         let returned = handed.call(within: 2) { [self] in
+            callStarts()
             call.start(pieces.value, queue, completion.value)
             callReturned()
         }
@@ -199,13 +203,30 @@ final class WatchedRun: @unchecked Sendable {
 
     /// Makes the call right here (from a completion, say): the caller is whatever runs this.
     func startHere() {
+        callStarts()
         call.start(pieces, handed.queue, completion)
         callReturned()
+    }
+
+    func callStarts() {
+        lock.lock(); defer { lock.unlock() }
+        caller = pthread_self()
     }
 
     func callReturned() {
         lock.lock(); defer { lock.unlock() }
         returned = true
+        caller = nil
+    }
+
+    /// Whether nothing sent to `queue` asynchronously could run before the call returned: the test
+    /// held `queue` busy, or the call was made from a block on it and it is serial. On a concurrent
+    /// queue its caller runs on, a block sent there may run at once, on another thread: there only
+    /// a completion that ran on the caller's own thread inside the call is known not to be sent.
+    private var queueBusyUntilReturn: Bool { form != .callers || handed.isSerial }
+
+    private func ranInsideTheCall(_ completion: (onQueue: Bool, callbacksBefore: Int, afterReturn: Bool, insideCall: Bool)) -> Bool {
+        !completion.afterReturn && (queueBusyUntilReturn || completion.insideCall)
     }
 
     /// How many held callbacks are parked.
@@ -252,8 +273,10 @@ final class WatchedRun: @unchecked Sendable {
         if only.callbacksBefore < count {
             return "\(name) ran completion after \(only.callbacksBefore) of \(count) callbacks; it must wait for every one."
         }
-        if !only.afterReturn {
-            return "\(name) ran completion before the call had returned, although `queue` was busy all that time: it did not run as a block of `queue`."
+        if ranInsideTheCall(only) {
+            return only.insideCall
+                ? "\(name) ran completion on the caller's thread before the call had returned: it did not run as a block of `queue`."
+                : "\(name) ran completion before the call had returned, although `queue` was busy all that time: it did not run as a block of `queue`."
         }
         return nil
     }
@@ -277,9 +300,10 @@ final class WatchedRun: @unchecked Sendable {
         if seen[0].callbacksBefore < count {
             return Violation(clause: counting, observed: "\(name) ran completion when \(seen[0].callbacksBefore) of \(count) pieces had called back.")
         }
-        if !seen[0].afterReturn {
-            return Violation(clause: clauses.sentAsynchronously,
-                             observed: "\(name) ran completion before the call had returned, while `queue` was kept busy until then.")
+        if ranInsideTheCall(seen[0]) {
+            return Violation(clause: clauses.sentAsynchronously, observed: seen[0].insideCall
+                ? "\(name) ran completion on the caller's thread before the call had returned."
+                : "\(name) ran completion before the call had returned, while `queue` was kept busy until then.")
         }
         return nil
     }

@@ -41,16 +41,21 @@ public final class QueueProbe: Sendable {
     public let queue: DispatchQueue
     private let key = DispatchSpecificKey<Int>()
     private let callFromIt: Bool
+    /// `true` for a serial queue (the main queue included): while a block runs on it, nothing
+    /// else sent there can start.
+    public let isSerial: Bool
 
     init(label: String, concurrent: Bool, callFromIt: Bool) {
         queue = DispatchQueue(label: label, attributes: concurrent ? [.concurrent] : [])
         self.callFromIt = callFromIt
+        isSerial = !concurrent
         queue.setSpecific(key: key, value: 1)
     }
 
     private init(main callFromIt: Bool) {
         queue = .main
         self.callFromIt = callFromIt
+        isSerial = true
         queue.setSpecific(key: key, value: 1)
     }
 
