@@ -30,20 +30,20 @@ struct Command: Sendable {
         /// The command of this name.
         var command: Command {
             switch self {
-            case .progress: .progress
-            case .check: .check
-            case .explain: .explain
-            case .watch: .watch
-            case .hint: .hint
-            case .lesson: .lesson
-            case .reset: .reset
-            case .solution: .solution
-            case .doctor: .doctor
-            case .export: .export
-            case .grade: .grade
-            case .selftest: .selftest
-            case .dimensions: .dimensions
-            case .new: .new
+            case .progress: Command.progress
+            case .check: Command.check
+            case .explain: Command.explain
+            case .watch: Command.watch
+            case .hint: Command.hint
+            case .lesson: Command.lesson
+            case .reset: Command.reset
+            case .solution: Command.solution
+            case .doctor: Command.doctor
+            case .export: Command.export
+            case .grade: Command.grade
+            case .selftest: Command.selftest
+            case .dimensions: Command.dimensions
+            case .new: Command.new
             }
         }
 
