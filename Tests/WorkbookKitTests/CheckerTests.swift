@@ -31,15 +31,17 @@ final class ReplayedRuns: TestProcess, @unchecked Sendable {
 final class ParsedRuns: TestProcess, @unchecked Sendable {
     static let text = "(a report's text, not to be parsed again)"
     let sources = SourceSet.exercises
-    let packageRoot: URL? = nil
+    /// `nil`: a recorded run, with no package whose files the runner could read.
+    let packageRoot: URL?
     private let artifacts: RunArtifacts
     private let log: String
     let parses = Locked(0)
     let processes = Locked(0)
 
-    init(_ name: String, _ termination: Termination) {
+    init(_ name: String, _ termination: Termination, packageRoot: URL? = nil) {
         artifacts = Fixture.run(name, termination)
         log = Fixture.text("\(name)/tsan.log")
+        self.packageRoot = packageRoot
     }
 
     func run(filters: [String], timeLimit: Double, testsAtOnce: Int, label: String) throws -> RunArtifacts {

@@ -43,16 +43,25 @@ package struct TestRunner: Sendable {
     }
 
     /// `learner`: the graded files as the check read them, which the grader reads instead of the
-    /// disk; `nil`: the grader reads the files it needs itself (the self-test's solutions).
+    /// disk; `nil`: each ``run(_:)`` reads the files it grades once, before its runs (the self-test's
+    /// solutions and near misses).
     package init(process: any TestProcess, learner: LearnerSources? = nil) {
         self.process = process
+        self.learner = learner
         self.grader = learner.map { learner in Grader(sources: process.sources, readSource: { learner.text(at: $0) }) }
             ?? Grader(sources: process.sources)
     }
 
+    private var learner: LearnerSources?
+    /// How ``run(_:)`` reads the graded files when it was given none; tests count here.
+    var readFile: @Sendable (URL) -> String? = LearnerSources.readFile
+
     /// Grades `exercises`, isolating where needed; returns verdicts in the order given.
     package func run(_ exercises: [ExerciseRef]) throws -> [ExerciseVerdict] {
         guard !exercises.isEmpty else { return [] }
+        // Without a check's reading, the graded files are read here, once, like a check reads them:
+        // every race of every run, and the judging of each file's form, look at the same text.
+        guard learner != nil || process.packageRoot == nil else { return try readingOnce(exercises).run(exercises) }
         let batches = Self.deal(exercises, into: processesAtOnce)
         let graded = try atOnce(batches, width: processesAtOnce) { batch in
             let artifacts = try runOnce(batch, alongside: batches.count)
@@ -69,6 +78,18 @@ package struct TestRunner: Sendable {
         // The graded files' own form has the last word (a recorded run has no files to judge).
         guard let root = process.packageRoot else { return settled }
         return settled.map { grader.judgingForm($0, in: root) }
+    }
+
+    /// This runner with `exercises`' files read once from the package ``TestProcess/packageRoot``.
+    private func readingOnce(_ exercises: [ExerciseRef]) -> TestRunner {
+        let root = process.packageRoot ?? URL(fileURLWithPath: ".")
+        let files = exercises.map { Layout.exerciseFile($0.chapter, $0.exercise, in: grader.sources) }
+        let readFile = self.readFile
+        let read = LearnerSources(files, read: { readFile(root.appendingPathComponent($0)) })
+        var runner = self
+        runner.learner = read
+        runner.grader.readSource = { read.text(at: $0) }
+        return runner
     }
 
     /// `exercises` dealt in turn into at most `count` batches, each keeping the order given.
