@@ -212,6 +212,17 @@ for chapter in selectedChapters {
     ))
 }
 
+// Every Swift target: the index that SwiftPM writes while it builds leaves out the toolchain's own
+// modules (Foundation, Dispatch, Testing…). Indexing them again in every compiler job took about a
+// third of a first build (a chapter's grading build 18.7 → 13.2 s, the tool 17.5 → 15.6 s; Swift
+// 6.3.1, Linux x86-64, two cores); editors index those modules themselves. The tool is not
+// debugged as the chapters are: line tables are enough for its backtraces (15.6 → 14.6 s).
+for index in targets.indices where targets[index].name != "WorkbookSanitizerReports" {
+    let engine = engineTargets.contains(targets[index].name) || targets[index].name == "WorkbookWire"
+    targets[index].swiftSettings = (targets[index].swiftSettings ?? [])
+        + [.unsafeFlags(["-index-ignore-system-modules"] + (engine ? ["-gline-tables-only"] : []))]
+}
+
 let package = Package(
     name: "DispatchWorkbook",
     platforms: [.macOS(.v15)],
