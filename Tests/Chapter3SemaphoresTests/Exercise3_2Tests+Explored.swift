@@ -145,6 +145,16 @@ extension Exercise3_2Tests: ExploredContract {
             }
         }
         func answer(_ request: Int) { lock.withLock { inFlight -= 1; answeredAt[request] = DispatchTime.now().uptimeNanoseconds } }
+        /// When every caller had asked (the test opened the gate); `nil` before.
+        private var everyoneAsked: UInt64?
+        func everyoneHasAsked() { lock.withLock { everyoneAsked = DispatchTime.now().uptimeNanoseconds } }
+        /// Nanoseconds from now until 0.3 s after every caller had asked (0 once that has passed).
+        func heldFor() -> UInt64 {
+            lock.withLock {
+                let until = (everyoneAsked ?? 0) + 300_000_000, now = DispatchTime.now().uptimeNanoseconds
+                return until > now ? until - now : 0
+            }
+        }
         func completion(_ call: Int, got request: Int) {
             lock.withLock {
                 let after = answeredAt[request].map { Double(DispatchTime.now().uptimeNanoseconds - $0) / 1e9 } ?? 0
@@ -179,7 +189,15 @@ extension Exercise3_2Tests: ExploredContract {
             case .onMain: DispatchQueue.main.async(execute: answer)
             case .held:
                 let release = release
-                startThread { _ = release.passes(within: 2); usleep(300_000); answer() }
+                // Every held request is answered at the same moment at the earliest: a request made
+                // later (the previous answer let it start) is not held another 0.3 s. (It was, and a
+                // run of ten held requests took 3 s, past the 2.5 s the run waits.)
+                startThread {
+                    _ = release.passes(within: 2)
+                    let wait = record.heldFor()
+                    if wait > 0 { usleep(UInt32(wait / 1_000)) }
+                    answer()
+                }
             }
         }
     }
@@ -219,6 +237,7 @@ extension Exercise3_2Tests: ExploredContract {
                              observed: "a caller's fetchAudioList calls did not all return within 1 s.", timedOut: true)
         }
         if scenario.releasedAfterAsking { service.letGo() }
+        record.everyoneHasAsked()
         release.open()
 
         let expected = scenario.expected
