@@ -112,12 +112,14 @@ let tsanCompile: [SwiftSetting] = [.unsafeFlags(["-sanitize=thread"])]
 let tsanLink: [LinkerSetting] = [.unsafeFlags(["-sanitize=thread"])]
 #endif
 
+/// The engine's own tests, built only when asked for: a test target per layer, named after it, the
+/// command line's, and what they share. The same as `Layout.engineTestTargets` (a unit test holds it so).
+let engineTestTargets: Set<String> = ["WorkbookCoreTests", "WorkbookEngineTests", "WorkbookClassroomTests",
+                                      "WorkbookMaintainerTests", "WorkbookCLITests", "WorkbookEngineTestSupport"]
 /// The targets of the engine: the `workbook` tool, its layers and their tests. Each layer depends
 /// only on those below it, so the compiler holds the direction (Maintaining.md, "The engine's layers").
-let engineTargets: Set<String> = ["WorkbookCore", "WorkbookEngine", "WorkbookClassroom", "WorkbookMaintainer", "workbook",
-                                  "WorkbookKitTests", "WorkbookCLITests"]
-/// The engine's own tests, built only when asked for.
-let engineTestTargets: Set<String> = ["WorkbookKitTests", "WorkbookCLITests"]
+let engineTargets: Set<String> = engineTestTargets.union(["WorkbookCore", "WorkbookEngine", "WorkbookClassroom",
+                                                            "WorkbookMaintainer", "workbook"])
 
 var targets: [Target] = [
     // What the chapters' test support writes into the event stream and the engine reads, declared once.
@@ -173,11 +175,32 @@ var targets: [Target] = [
         dependencies: ["workbook"],
         path: "Tests/WorkbookCLITests"
     ),
+    // The engine's tests, a target per layer: each holds the tests of the code in its module. They
+    // read the recorded runs in Tests/Fixtures (Layout.fixturesFolder).
+    .target(
+        name: "WorkbookEngineTestSupport",
+        dependencies: ["WorkbookCore", "WorkbookEngine"],
+        path: "Tests/WorkbookEngineTestSupport"
+    ),
     .testTarget(
-        name: "WorkbookKitTests",
-        dependencies: ["WorkbookCore", "WorkbookEngine", "WorkbookClassroom", "WorkbookMaintainer"],
-        path: "Tests/WorkbookKitTests",
-        exclude: ["Fixtures"]
+        name: "WorkbookCoreTests",
+        dependencies: ["WorkbookWire", "WorkbookCore", "WorkbookEngine", "WorkbookClassroom", "WorkbookMaintainer", "WorkbookEngineTestSupport"],
+        path: "Tests/WorkbookCoreTests"
+    ),
+    .testTarget(
+        name: "WorkbookEngineTests",
+        dependencies: ["WorkbookWire", "WorkbookCore", "WorkbookEngine", "WorkbookClassroom", "WorkbookMaintainer", "WorkbookEngineTestSupport"],
+        path: "Tests/WorkbookEngineTests"
+    ),
+    .testTarget(
+        name: "WorkbookClassroomTests",
+        dependencies: ["WorkbookCore", "WorkbookEngine", "WorkbookClassroom", "WorkbookMaintainer", "WorkbookEngineTestSupport"],
+        path: "Tests/WorkbookClassroomTests"
+    ),
+    .testTarget(
+        name: "WorkbookMaintainerTests",
+        dependencies: ["WorkbookCore", "WorkbookEngine", "WorkbookClassroom", "WorkbookMaintainer", "WorkbookEngineTestSupport"],
+        path: "Tests/WorkbookMaintainerTests"
     ),
 ].filter { target in
     // A grading build leaves the engine out: the chapters, their suites and the test support are
@@ -188,7 +211,7 @@ var targets: [Target] = [
     // build, which sets it empty) brings them in.
     if environment["WORKBOOK_ENGINE"] == nil, engineTestTargets.contains(target.name) { return false }
     // A student copy (`workbook export`) leaves the engine's own tests out.
-    guard target.type == .test, let path = target.path else { return true }
+    guard target.type == .test || engineTestTargets.contains(target.name), let path = target.path else { return true }
     return FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(path)")
 }
 

@@ -24,8 +24,10 @@ package struct StudentCopy: Sendable {
     /// assigned chapters' exercise folders, the README and the hints are written apart.
     static let copied = [Layout.packageManifest, Layout.sourcesFolder, Layout.testsFolder, ".gitignore", "LICENSE",
                          Layout.measurementsPage]
-    /// What stays behind in `Tests/` whatever is assigned.
-    static let leftOutTests = ["NearMisses", "WorkbookKitTests", "WorkbookCLITests"]
+    /// What stays behind in `Tests/` whatever is assigned: the near misses, the engine's own tests
+    /// and their fixtures.
+    package static let leftOutTests = ["\(Layout.testsFolder)/NearMisses", Layout.fixturesFolder]
+        + Layout.engineTestTargets.map { "\(Layout.testsFolder)/\($0)" }
     /// What stays behind in `Sources/`: the workbook's documents, which are about the whole workbook
     /// (its solutions, near misses, self-test and classroom tools) and link to files a copy does not have.
     static let leftOutSources = [Layout.documentationFolder]
@@ -73,7 +75,7 @@ package struct StudentCopy: Sendable {
         try fm.createDirectory(at: folder, withIntermediateDirectories: true)
         let chapters = workbook.chapters.filter { assignment.chapters.contains($0.number) }
         let others = workbook.chapters.filter { !assignment.chapters.contains($0.number) }
-        let leftOut = Set(Self.leftOutTests.map { "\(Layout.testsFolder)/\($0)" } + Self.leftOutSources
+        let leftOut = Set(Self.leftOutTests + Self.leftOutSources
             + others.flatMap { chapter in [Layout.testFolder(chapter)] + chapter.exercises.map { Layout.starterCopy(chapter, $0) } }
             + files.map(\.path))
         var written = 0

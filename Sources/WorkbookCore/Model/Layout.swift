@@ -99,10 +99,27 @@ package struct Layout: Sendable, Equatable {
         "\(testsFolder)/Starters/\(chapter.name)"
     }
 
+    // MARK: The engine's own tests
+
+    /// The engine's test targets, each a folder of `Tests/` named after the module whose code it
+    /// tests, and the command line's. What the self-test's unit-test step runs; a student copy has none.
+    package static let engineTestSuites = ["WorkbookCoreTests", "WorkbookEngineTests", "WorkbookClassroomTests",
+                                           "WorkbookMaintainerTests", "WorkbookCLITests"]
+    /// What the engine's tests share (the recorded fixtures, the classroom tests' helpers): a target
+    /// of its own in `Tests/`, not a test target.
+    package static let engineTestSupport = "WorkbookEngineTestSupport"
+    /// Every target of the engine's tests, each in its folder of `Tests/`: built only when
+    /// `WORKBOOK_ENGINE=tests`. Package.swift's `engineTestTargets` names the same (it cannot import
+    /// this; a unit test holds the two equal).
+    package static let engineTestTargets = engineTestSuites + [engineTestSupport]
+
+    /// The recorded runs, build outputs, TSan reports and drills the engine's tests and the
+    /// self-test read: the one place they are, every path below derived from it.
+    package static let fixturesFolder = "\(testsFolder)/Fixtures"
     /// The faulty exercises the selftest's fault drill swaps in.
-    package static let drillFixtures = "\(testsFolder)/WorkbookKitTests/Fixtures/drill"
+    package static let drillFixtures = "\(fixturesFolder)/drill"
     /// What the classroom drill swaps in (a submission up to mischief).
-    package static let classroomFixtures = "\(testsFolder)/WorkbookKitTests/Fixtures/classroom"
+    package static let classroomFixtures = "\(fixturesFolder)/classroom"
 
     /// Where a backup of an exercise's file made at `stamp` goes.
     package static func backup(_ chapter: Chapter, _ exercise: Exercise, stamp: String) -> String {

@@ -31,7 +31,7 @@ extension ClassroomDrill {
         let chapters = copy.chapters.map(\.number)
         let tests = workbook.chapters.filter { has(Layout.testFolder($0)) }.map(\.number)
         let kept = workbook.chapters.filter { chapter in chapter.exercises.contains { has(Layout.starterCopy(chapter, $0)) } }.map(\.number)
-        let extra = [SourceSet.solutions.folder, "\(Layout.testsFolder)/NearMisses", "\(Layout.testsFolder)/WorkbookKitTests"].filter(has)
+        let extra = ([SourceSet.solutions.folder] + StudentCopy.leftOutTests).filter(has)
         outcomes.append(Self.outcome("classroom export", "exactly chapters \(listing): exercises, tests, starters",
                                      held: chapters == assigned && tests == assigned && kept == assigned && extra.isEmpty,
                                      otherwise: "exercises \(chapters), tests \(tests), starters \(kept)" + (extra.isEmpty ? "" : ", and \(extra)")))

@@ -14,7 +14,7 @@ extension ClassroomDrill {
     enum Change: Sendable, Equatable {
         /// The exercise's solution copied over it.
         case solution
-        /// A file of `Tests/WorkbookKitTests/Fixtures/classroom/` copied over it.
+        /// A file of `Tests/Fixtures/classroom/` copied over it.
         case fixture(String)
         /// A file of notes that is not Swift put in its chapter's folder (it breaks that chapter's build).
         case notesBeside

@@ -6,7 +6,7 @@ import WorkbookEngine
 /// An end-to-end test of the grader against the faults learner code can throw at it.
 ///
 /// Copies the package into a scratch folder, swaps the fault files of
-/// `Tests/WorkbookKitTests/Fixtures/drill/` in over some starters (see the README there), grades the
+/// `Tests/Fixtures/drill/` in over some starters (see the README there), grades the
 /// copy with ``Checker`` exactly as `workbook check` does, and compares every verdict with the
 /// expected one.
 struct FaultDrill: Sendable {
@@ -50,7 +50,7 @@ struct FaultDrill: Sendable {
     /// Whose ways of locating crashes and listing processes the drill relies on.
     var platform: Platform = .host
 
-    /// One fault of the drill: a fixture of `Tests/WorkbookKitTests/Fixtures/drill/` swapped over an
+    /// One fault of the drill: a fixture of `Tests/Fixtures/drill/` swapped over an
     /// exercise (`nil`: the exercise's own solution), and the verdict `check` must give it.
     struct Swap: Sendable {
         var fixture: String?

@@ -107,7 +107,7 @@ package struct RaceRecording: Sendable, Equatable {
 
 extension Layout {
     /// The recorded TSan reports (`selftest --record-races`), each with its source's digest.
-    package static let raceRecordings = "\(testsFolder)/WorkbookKitTests/Fixtures/races"
+    package static let raceRecordings = "\(fixturesFolder)/races"
 
     /// The stand-in built in place of a suite that plain `swift test` leaves out:
     /// `Tests/Chapter4SerialQueuesTests/LeftOut/Exercise4_5Tests.swift`.

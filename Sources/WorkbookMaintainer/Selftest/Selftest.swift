@@ -241,7 +241,7 @@ package struct Selftest: Sendable {
     private func runUnitTests(_ launch: TestLaunch) throws -> (Bool, [String]) {
         var process = LaunchedTestProcess(launch: launch)
         process.quietLimit = 120
-        let run = try process.run(filters: ["WorkbookKitTests", "WorkbookCLITests"], timeLimit: 600, testsAtOnce: 1, label: "unit-tests")
+        let run = try process.run(filters: Layout.engineTestSuites, timeLimit: 600, testsAtOnce: 1, label: "unit-tests")
         let stream = run.events
         var failures = stream.issues.map { issue in "\(stream.names[issue.testID] ?? issue.testID): \(issue.summary)" }
         failures += run.reports.map { "TSan: \($0.summaryLine ?? $0.title)" }
