@@ -30,10 +30,7 @@ struct Exercise1_1Tests {
         // for a core, so only the rounds whose two calls began within a microsecond count, up to
         // 4 000 of them. Then four threads woken by semaphores, as before: 49 in 50 caught beside
         // other processes. The second kind runs only if the first showed nothing.
-        for phase in CollisionPhase.allCases {
-            guard let shown = collide(phase) else { return }  // a time-out, recorded
-            if shown { return }
-        }
+        playCollisionPhases(collide)
     }
 
     /// Plays one kind of rounds: latches of counts 1 to `threads`, each called once by every thread
@@ -86,17 +83,7 @@ struct Exercise1_1Tests {
         guard let latch = bounded("makeLatch(count: 2)", {
             Unchecked(keepAlive(makeLatch(count: 2) { ranOn.append(currentThreadID()) }))
         }) else { return }
-        guard returns("the 1st of 2 calls", { latch.value() }) else { return }
-        guard case let (caller, seen)? = bounded("the 2nd of 2 calls", { () -> (UInt, [UInt]) in
-            let caller = currentThreadID()
-            latch.value()
-            return (caller, ranOn.all)
-        }) else { return }
-        if seen.isEmpty {
-            recordIssue("when the 2nd call of a latch of 2 returned, whenZero had not run yet. Run it right there, in the call that reached zero (not later, not on another queue).")
-        } else if seen != [caller] {
-            recordIssue("whenZero ran on another thread than the one that made the last call. Call it directly, after `sync` returns — don't hand it to a queue.")
-        }
+        expectWhenZeroOnTheLastCaller(ranOn) { latch.value() }
     }
 
     @Test("a latch of zero runs whenZero at once, on the caller's thread, and its block does nothing")

@@ -76,10 +76,7 @@ struct Exercise1_2Tests {
         // As 1.1's collision test: the two calls that decide the answer must meet on the answer's
         // own queue, in two kinds of rounds (`CollisionPhase`); the second only if the first
         // showed nothing.
-        for phase in CollisionPhase.allCases {
-            guard let shown = collide(phase) else { return }  // a time-out, recorded
-            if shown { return }
-        }
+        playCollisionPhases(collide)
     }
 
     /// Plays one kind of rounds: a latch of `threads` per round, called once by every thread at the
@@ -124,17 +121,7 @@ struct Exercise1_2Tests {
         guard let latch = bounded("makeLatch(count: 2)", {
             Unchecked(keepAlive(makeLatch(count: 2) { (_: Bool) in ranOn.append(currentThreadID()) }))
         }) else { return }
-        guard returns("the 1st of 2 calls", { latch.value(true) }) else { return }
-        guard case let (caller, seen)? = bounded("the 2nd of 2 calls", { () -> (UInt, [UInt]) in
-            let caller = currentThreadID()
-            latch.value(true)
-            return (caller, ranOn.all)
-        }) else { return }
-        if seen.isEmpty {
-            recordIssue("when the 2nd call of a latch of 2 returned, whenZero had not run yet. Run it right there, in the call that reached zero (not later, not on another queue).")
-        } else if seen != [caller] {
-            recordIssue("whenZero ran on another thread than the one that made the last call. Call it directly, after `sync` returns — don't hand it to a queue.")
-        }
+        expectWhenZeroOnTheLastCaller(ranOn) { latch.value(true) }
     }
 
     @Test("a latch of zero reports true at once, on the caller's thread, and its block does nothing")

@@ -246,3 +246,31 @@ func gatedProblem(
     }
     return nil
 }
+
+/// 1.1's and 1.2's collision tests: plays each kind of rounds (``CollisionPhase``) through
+/// `collide`, the second only if the first showed nothing; stops at a recorded time-out.
+func playCollisionPhases(_ collide: (CollisionPhase) -> Bool?) {
+    for phase in CollisionPhase.allCases {
+        guard let shown = collide(phase) else { return }  // a time-out, recorded
+        if shown { return }
+    }
+}
+
+/// 1.1's and 1.2's "runs on the last caller" test: `call` is one call of a latch of 2 whose
+/// whenZero appends its thread to `ranOn`. The 2nd call must run whenZero on its own thread, before
+/// it returns.
+func expectWhenZeroOnTheLastCaller(
+    _ ranOn: Tally<UInt>, sourceLocation: SourceLocation = #_sourceLocation, _ call: @escaping @Sendable () -> Void
+) {
+    guard returns("the 1st of 2 calls", sourceLocation: sourceLocation, call) else { return }
+    guard case let (caller, seen)? = bounded("the 2nd of 2 calls", sourceLocation: sourceLocation, { () -> (UInt, [UInt]) in
+        let caller = currentThreadID()
+        call()
+        return (caller, ranOn.all)
+    }) else { return }
+    if seen.isEmpty {
+        recordIssue("when the 2nd call of a latch of 2 returned, whenZero had not run yet. Run it right there, in the call that reached zero (not later, not on another queue).", sourceLocation: sourceLocation)
+    } else if seen != [caller] {
+        recordIssue("whenZero ran on another thread than the one that made the last call. Call it directly, after `sync` returns — don't hand it to a queue.", sourceLocation: sourceLocation)
+    }
+}
