@@ -175,8 +175,9 @@ var targets: [Target] = [
         dependencies: ["workbook"],
         path: "Tests/WorkbookCLITests"
     ),
-    // The engine's tests, a target per layer: each holds the tests of the code in its module. They
-    // read the recorded runs in Tests/Fixtures (Layout.fixturesFolder).
+    // The engine's tests, a target per layer: each holds the tests that need its module and none
+    // above it, and depends on no higher layer. They read the recorded runs in Tests/Fixtures
+    // (Layout.fixturesFolder).
     .target(
         name: "WorkbookEngineTestSupport",
         dependencies: ["WorkbookCore", "WorkbookEngine"],
@@ -184,17 +185,17 @@ var targets: [Target] = [
     ),
     .testTarget(
         name: "WorkbookCoreTests",
-        dependencies: ["WorkbookWire", "WorkbookCore", "WorkbookEngine", "WorkbookClassroom", "WorkbookMaintainer", "WorkbookEngineTestSupport"],
+        dependencies: ["WorkbookWire", "WorkbookCore", "WorkbookEngineTestSupport"],
         path: "Tests/WorkbookCoreTests"
     ),
     .testTarget(
         name: "WorkbookEngineTests",
-        dependencies: ["WorkbookWire", "WorkbookCore", "WorkbookEngine", "WorkbookClassroom", "WorkbookMaintainer", "WorkbookEngineTestSupport"],
+        dependencies: ["WorkbookWire", "WorkbookCore", "WorkbookEngine", "WorkbookEngineTestSupport"],
         path: "Tests/WorkbookEngineTests"
     ),
     .testTarget(
         name: "WorkbookClassroomTests",
-        dependencies: ["WorkbookCore", "WorkbookEngine", "WorkbookClassroom", "WorkbookMaintainer", "WorkbookEngineTestSupport"],
+        dependencies: ["WorkbookCore", "WorkbookEngine", "WorkbookClassroom", "WorkbookEngineTestSupport"],
         path: "Tests/WorkbookClassroomTests"
     ),
     .testTarget(

@@ -3,7 +3,6 @@ import Testing
 @testable import WorkbookClassroom
 @testable import WorkbookCore
 @testable import WorkbookEngine
-@testable import WorkbookMaintainer
 import WorkbookEngineTestSupport
 
 /// What settles a dispute over a grade: the commit graded and when, and code that is the same as a

@@ -3,7 +3,6 @@ import Testing
 @testable import WorkbookClassroom
 @testable import WorkbookCore
 @testable import WorkbookEngine
-@testable import WorkbookMaintainer
 import WorkbookEngineTestSupport
 
 @Suite("Classroom: workbook.lock")

@@ -3,10 +3,9 @@ import Testing
 @testable import WorkbookClassroom
 @testable import WorkbookCore
 @testable import WorkbookEngine
-@testable import WorkbookMaintainer
 import WorkbookEngineTestSupport
 
-@Suite("Classroom: the sandbox's network, proved against a listener on 127.0.0.1")
+@Suite("Classroom: the sandbox — its network, proved against a listener on 127.0.0.1, and its environment")
 struct ClassroomSandboxTests {
     /// bash, whose `/dev/tcp` paths open a TCP connection with no other tool.
     static let bash = ClassroomFixture.program("bash")
@@ -72,5 +71,23 @@ struct ClassroomSandboxTests {
         }
         #expect(scanned > 50, "the tests were found")
         #expect(found.isEmpty, "\(found)")
+    }
+
+    @Test("the classroom sandbox's bare environment keeps the Xcode a Mac selected (DEVELOPER_DIR), and nothing else of the teacher's")
+    func sandboxKeepsTheToolchain() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-sandbox-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        setenv("DEVELOPER_DIR", "/Applications/Xcode_26.4.app/Contents/Developer", 1)
+        setenv("WORKBOOK_TEACHER_SECRET", "s3cret", 1)
+        defer { unsetenv("DEVELOPER_DIR"); unsetenv("WORKBOOK_TEACHER_SECRET") }
+        var darwin = Sandbox(folder: folder)
+        darwin.platform = Platform(.darwin)
+        let mac = try darwin.command("swift", ["--version"], environment: [:], stdoutFile: folder.appendingPathComponent("out")).arguments
+        #expect(mac.contains("DEVELOPER_DIR=/Applications/Xcode_26.4.app/Contents/Developer"))
+        #expect(!mac.contains { $0.contains("s3cret") })
+        var linux = Sandbox(folder: folder)
+        linux.platform = Platform(.linux)
+        let plain = try linux.command("swift", ["--version"], environment: [:], stdoutFile: folder.appendingPathComponent("out")).arguments
+        #expect(!plain.contains { $0.hasPrefix("DEVELOPER_DIR=") } && !plain.contains { $0.contains("s3cret") })
     }
 }

@@ -1,9 +1,6 @@
 import Foundation
 import Testing
-@testable import WorkbookClassroom
 @testable import WorkbookCore
-@testable import WorkbookEngine
-@testable import WorkbookMaintainer
 import WorkbookEngineTestSupport
 
 /// The source rule that closes the -Onone blind spot: a property read on a queue and changed off it.

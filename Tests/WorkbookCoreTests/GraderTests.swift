@@ -1,10 +1,7 @@
 import Foundation
 import Testing
 import WorkbookWire
-@testable import WorkbookClassroom
 @testable import WorkbookCore
-@testable import WorkbookEngine
-@testable import WorkbookMaintainer
 import WorkbookEngineTestSupport
 
 @Suite("Grading recorded runs")
@@ -43,7 +40,7 @@ struct GraderTests {
         #expect(race.message.contains("CountdownBlock.swift:18 (write"))
         #expect(race.repeats == 1, "two reports of the same race are folded into one finding")
         #expect(race.detail?.contains("WARNING: ThreadSanitizer") == true)
-        #expect(Selftest.caughtAsExpected(verdict))
+        #expect(verdict.isCaughtAsExpected)
     }
 
     @Test("a clean run of every solution passes")
@@ -65,7 +62,7 @@ struct GraderTests {
         let outcome = grader.grade(items, Fixture.run("starters-ch1-ch5", .exited(66)))
         #expect(outcome.isolate.isEmpty)
         for verdict in outcome.verdicts {
-            #expect(Selftest.caughtAsExpected(verdict), "\(verdict.exercise.id) came out as \(String(describing: verdict.kind))")
+            #expect(verdict.isCaughtAsExpected, "\(verdict.exercise.id) came out as \(String(describing: verdict.kind))")
         }
     }
 
@@ -343,7 +340,7 @@ struct SegvBatchTests {
         let run = Fixture.run("segv-batch", .exited(66))
         let outcome = grader.grade(all, run)
         #expect(Set(outcome.isolate.map(\.exercise.id)) == ["3.2", "4.3"])
-        #expect(outcome.verdicts.allSatisfy(Selftest.caughtAsExpected), "the settled starters keep their verdicts")
+        #expect(outcome.verdicts.allSatisfy { $0.isCaughtAsExpected }, "the settled starters keep their verdicts")
 
         let alone = try #require(grader.grade(Fixture.items("4.3"), run).verdicts.first)
         #expect(alone.kind == .race)

@@ -1,9 +1,6 @@
 import Foundation
 import Testing
-@testable import WorkbookClassroom
 @testable import WorkbookCore
-@testable import WorkbookEngine
-@testable import WorkbookMaintainer
 
 /// The rules that fail an exercise by themselves, on every form a learner can write them in: a
 /// timed give-up through any API, and the two forms TSan cannot judge.

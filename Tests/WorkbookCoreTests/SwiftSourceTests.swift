@@ -1,9 +1,6 @@
 import Foundation
 import Testing
-@testable import WorkbookClassroom
 @testable import WorkbookCore
-@testable import WorkbookEngine
-@testable import WorkbookMaintainer
 
 /// Reading a Swift file for its shape: what places a TSan frame that kept no line.
 @Suite("A Swift file's shape: comments and strings blanked, braces told apart, closures by number")

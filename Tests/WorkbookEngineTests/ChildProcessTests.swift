@@ -1,9 +1,7 @@
 import Foundation
 import Testing
-@testable import WorkbookClassroom
 @testable import WorkbookCore
 @testable import WorkbookEngine
-@testable import WorkbookMaintainer
 
 // Serialized: the tests count and end children one at a time.
 @Suite("Running children: exit codes, signals, watchdog, output cap", .serialized)

@@ -1,10 +1,8 @@
 import Foundation
 import Testing
 import WorkbookWire
-@testable import WorkbookClassroom
 @testable import WorkbookCore
 @testable import WorkbookEngine
-@testable import WorkbookMaintainer
 import WorkbookEngineTestSupport
 
 /// How the tests are started and stopped on macOS, where TSan's runtime must be inserted at launch
@@ -183,24 +181,6 @@ struct DarwinLaunchTests {
         #expect(Platform(.darwin).testProduct(in: scratch).path
             == "/p/.build-check/debug/DispatchWorkbookPackageTests.xctest/Contents/MacOS/DispatchWorkbookPackageTests")
         #expect(Platform(.linux).testProduct(in: scratch).path == "/p/.build-check/debug/DispatchWorkbookPackageTests.xctest")
-    }
-
-    @Test("the classroom sandbox's bare environment keeps the Xcode a Mac selected (DEVELOPER_DIR), and nothing else of the teacher's")
-    func sandboxKeepsTheToolchain() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-sandbox-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        setenv("DEVELOPER_DIR", "/Applications/Xcode_26.4.app/Contents/Developer", 1)
-        setenv("WORKBOOK_TEACHER_SECRET", "s3cret", 1)
-        defer { unsetenv("DEVELOPER_DIR"); unsetenv("WORKBOOK_TEACHER_SECRET") }
-        var darwin = Sandbox(folder: folder)
-        darwin.platform = Platform(.darwin)
-        let mac = try darwin.command("swift", ["--version"], environment: [:], stdoutFile: folder.appendingPathComponent("out")).arguments
-        #expect(mac.contains("DEVELOPER_DIR=/Applications/Xcode_26.4.app/Contents/Developer"))
-        #expect(!mac.contains { $0.contains("s3cret") })
-        var linux = Sandbox(folder: folder)
-        linux.platform = Platform(.linux)
-        let plain = try linux.command("swift", ["--version"], environment: [:], stdoutFile: folder.appendingPathComponent("out")).arguments
-        #expect(!plain.contains { $0.hasPrefix("DEVELOPER_DIR=") } && !plain.contains { $0.contains("s3cret") })
     }
 
     @Test("one file under two spellings (macOS's /tmp and /private/tmp; here a link on the way) is one path to the workbook")

@@ -1,9 +1,7 @@
 import Foundation
 import Testing
-@testable import WorkbookClassroom
 @testable import WorkbookCore
 @testable import WorkbookEngine
-@testable import WorkbookMaintainer
 import WorkbookEngineTestSupport
 
 @Suite("The platform seam and the toolchain floor")

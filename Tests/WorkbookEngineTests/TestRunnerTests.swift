@@ -1,9 +1,7 @@
 import Foundation
 import Testing
-@testable import WorkbookClassroom
 @testable import WorkbookCore
 @testable import WorkbookEngine
-@testable import WorkbookMaintainer
 import WorkbookEngineTestSupport
 
 /// A test process that plays recorded runs back: the batch first, then one recording per exercise

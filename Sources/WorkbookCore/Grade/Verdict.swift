@@ -87,6 +87,19 @@ package struct ExerciseVerdict: Sendable, Equatable {
     /// The kind a learner must deal with first (compile, race, crash, hang, wrong).
     package var kind: FailureKind? { passed ? nil : (findings.headline?.kind ?? .wrong) }
 
+    /// Whether this verdict catches a wrong answer as `expected`: its first failure is that kind —
+    /// and, for a race, a race was reported in the exercise's own file (not in the test's code).
+    package func isCaught(as expected: FailureKind) -> Bool {
+        guard kind == expected else { return false }
+        if expected == .race {
+            return findings.contains { $0.kind == .race && $0.file?.hasSuffix("/" + exercise.file) == true }
+        }
+        return true
+    }
+
+    /// Whether a starter is caught as its manifest says (``Exercise/expectedFailure``).
+    package var isCaughtAsExpected: Bool { isCaught(as: exercise.expectedFailure) }
+
     /// The same verdict with its crash finding pointed at the learner's line and the trapping call.
     /// `test`: the display name of the test that crashed this way, when known.
     package func locatingCrash(_ stack: CrashStack, test: String? = nil) -> ExerciseVerdict {

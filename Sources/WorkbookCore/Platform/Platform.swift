@@ -23,8 +23,15 @@ package struct Platform: Sendable, Equatable, CustomStringConvertible {
     }
 
     package var kind: Kind
+    /// `WORKBOOK_LAUNCH`'s value when this platform was read from an environment
+    /// (``WorkbookEnvironment/launch``): on Linux, `swift-test` starts test processes Darwin's way.
+    /// `nil` for a platform named in code, whatever this process's environment says.
+    package var launchAskedFor: String?
 
-    package init(_ kind: Kind) { self.kind = kind }
+    package init(_ kind: Kind, launchAskedFor: String? = nil) {
+        self.kind = kind
+        self.launchAskedFor = launchAskedFor
+    }
 
     /// The variable that selects a platform's paths for a whole run (`linux` or `darwin`).
     package static let variable = "WORKBOOK_PLATFORM"

@@ -7,22 +7,21 @@ extension Platform {
     /// The platform this process runs on, unless its environment's `WORKBOOK_PLATFORM` names another.
     package static var host: Platform { Platform(WorkbookEnvironment.process) }
 
-    /// The platform `environment` names, else the one this process runs on.
+    /// The platform `environment` names, else the one this process runs on, with the launch it asks for.
     package init(_ environment: WorkbookEnvironment) {
         #if canImport(Darwin)
-        self.init(environment.platform ?? .darwin)
+        self.init(environment.platform ?? .darwin, launchAskedFor: environment.launch)
         #else
-        self.init(environment.platform ?? .linux)
+        self.init(environment.platform ?? .linux, launchAskedFor: environment.launch)
         #endif
     }
 
-    /// How test processes are started (see ``TestLaunch``). On Linux `WORKBOOK_LAUNCH=swift-test`
-    /// selects Darwin's way, which works here too.
+    /// How test processes are started (see ``TestLaunch``), decided here alone from this value: on
+    /// Linux `WORKBOOK_LAUNCH=swift-test` (``launchAskedFor``) selects Darwin's way, which works here too.
     var launchMethod: TestLaunch.Method {
         switch kind {
         case .darwin: .swiftTest
-        case .linux:
-            WorkbookEnvironment.process.launch == TestLaunch.Method.swiftTest.rawValue ? .swiftTest : .binary
+        case .linux: launchAskedFor == TestLaunch.Method.swiftTest.rawValue ? .swiftTest : .binary
         }
     }
 

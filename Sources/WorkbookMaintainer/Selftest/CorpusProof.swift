@@ -131,7 +131,7 @@ struct CorpusProof: Sendable {
         case .passes:
             return verdict.passed
         case let .fails(kind):
-            return Selftest.caught(verdict, as: kind)
+            return verdict.isCaught(as: kind)
         }
     }
 }

@@ -125,7 +125,7 @@ package struct Selftest: Sendable {
         // while the chapter's other starters are built and run (and must fail as they declare).
         for exclusion in starters.excluded {
             guard let index = rows.firstIndex(where: { $0.exercise.id == exclusion.exercise.id }) else { continue }
-            if Self.caughtAsExpected(exclusion) {
+            if exclusion.isCaughtAsExpected {
                 rows[index].starterCaught = runs
             } else {
                 let error = exclusion.errors.first.map { $0.summary(.name) } ?? ""
@@ -153,7 +153,7 @@ package struct Selftest: Sendable {
                     guard let index = rows.firstIndex(where: { $0.exercise.id == verdict.exercise.id }) else { continue }
                     rows[index].starterSeconds.append(verdict.seconds)
                     let undrawn = Self.undrawnRace(verdict, in: workbook, recordingAs: "starter-\(verdict.exercise.id)", to: recordRaces)
-                    if Self.caughtAsExpected(verdict), undrawn == nil {
+                    if verdict.isCaughtAsExpected, undrawn == nil {
                         rows[index].starterCaught += 1
                     } else if let undrawn {
                         rows[index].starterMisses.append(undrawn)
@@ -183,12 +183,6 @@ package struct Selftest: Sendable {
                       drill: drillOutcomes, seconds: Date().timeIntervalSince(start))
     }
 
-    /// A starter is caught as expected when its first failure is the manifest's kind — and, for a
-    /// race, when a race was reported in the exercise's own file.
-    static func caughtAsExpected(_ verdict: ExerciseVerdict) -> Bool {
-        caught(verdict, as: verdict.exercise.expectedFailure)
-    }
-
     /// Why `explain` cannot draw a race verdict (see ``RaceTimeline/problem(width:)``), or `nil` — for
     /// every verdict that is not a race too. With `folder`, the race's report is kept there as
     /// `name.log`: the recorded reports `explain`'s unit tests draw — and beside it, as
@@ -213,24 +207,6 @@ package struct Selftest: Sendable {
     /// The digest a recording keeps of the file it was recorded from: SHA-256 of its UTF-8 text.
     static func recordingDigest(of source: String) -> String {
         SHA256.hex(Data(source.utf8))
-    }
-
-    /// A starter left out of its chapter's build is caught as expected when its manifest says it must
-    /// not compile and every error is in its own file (the builder only leaves out such exercises;
-    /// checked again here).
-    static func caughtAsExpected(_ exclusion: ExcludedExercise) -> Bool {
-        exclusion.exercise.expectedFailure == .compile && !exclusion.errors.isEmpty
-            && exclusion.errors.allSatisfy { $0.file.hasSuffix("/\(exclusion.chapter.name)/\(exclusion.exercise.file)") }
-    }
-
-    /// `true` when the verdict's first failure is `expected` — and, for a race, when a race was
-    /// reported in the exercise's own file.
-    static func caught(_ verdict: ExerciseVerdict, as expected: FailureKind) -> Bool {
-        guard verdict.kind == expected else { return false }
-        if expected == .race {
-            return verdict.findings.contains { $0.kind == .race && $0.file?.hasSuffix("/" + verdict.exercise.file) == true }
-        }
-        return true
     }
 
     static func describe(_ verdict: ExerciseVerdict) -> String {

@@ -36,6 +36,17 @@ struct WorkbookEnvironmentTests {
         #expect(Style.automatic(in: WorkbookEnvironment(["NO_COLOR": "1"])).color == false)
     }
 
+    @Test("the launch method follows from the platform value alone: its kind and the launch its environment asked for")
+    func launchMethodFromThePlatformValue() {
+        #expect(Platform(WorkbookEnvironment(["WORKBOOK_PLATFORM": "linux", "WORKBOOK_LAUNCH": "swift-test"])).launchMethod == .swiftTest)
+        #expect(Platform(WorkbookEnvironment(["WORKBOOK_PLATFORM": "linux", "WORKBOOK_LAUNCH": "binary"])).launchMethod == .binary)
+        #expect(Platform(WorkbookEnvironment(["WORKBOOK_PLATFORM": "linux"])).launchMethod == .binary)
+        #expect(Platform(WorkbookEnvironment(["WORKBOOK_PLATFORM": "darwin"])).launchMethod == .swiftTest)
+        // A platform named in code does not look at this process's environment.
+        #expect(Platform(.linux).launchMethod == .binary)
+        #expect(Platform(.darwin).launchMethod == .swiftTest)
+    }
+
     @Test func namesMatchTheirOtherDeclarations() {
         #expect(WorkbookEnvironment.Name.platform == Platform.variable)
         #expect(TestLaunch.methodVariable == WorkbookEnvironment.Name.launch)

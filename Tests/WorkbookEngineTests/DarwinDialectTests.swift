@@ -1,9 +1,7 @@
 import Foundation
 import Testing
-@testable import WorkbookClassroom
 @testable import WorkbookCore
 @testable import WorkbookEngine
-@testable import WorkbookMaintainer
 import WorkbookEngineTestSupport
 
 /// Darwin's output (reconstructed: see Tests/Fixtures/darwin/README.md) graded through the same code a Mac
@@ -33,7 +31,7 @@ struct DarwinDialectTests {
         #expect(darwinRace?.line == 18)
         #expect(darwinRace?.message.contains("`toComplete`") == true)
         #expect(darwinRace?.message.contains("a test thread") == true, "Foundation's NSThread is a test thread on Darwin too")
-        #expect(Selftest.caughtAsExpected(darwin), "selftest would count it caught")
+        #expect(darwin.isCaughtAsExpected, "selftest would count it caught")
     }
 
     @Test("Darwin frames: names with spaces, file names alone, <null>:N (no line), <compiler-generated>")
