@@ -45,20 +45,21 @@ struct CommandLineTests {
     /// so reading a flag it did not declare, or reading a flag as another kind, does not compile; and
     /// `ParsedArguments<Flags>` is made only for the command whose set `Flags` is. What is left to hold
     /// at run time: that reflection finds every property of a set as a flag, so that the parser and
-    /// `--help` know every flag the command can read, and that each one, given, reads back.
+    /// `--help` know every flag the command can read, and that each one, given a value of its kind,
+    /// is taken.
     @Test("every flag a command can read is one it declares: its flag set's every property is a flag the parser and help know")
     func readFlagsAreDeclared() throws {
         for command in Command.all {
             let properties = Mirror(reflecting: command.flagSet.init()).children
             #expect(properties.count == command.flags.count, "\(command.name): a property of \(command.flagSet) that is not a flag")
+            let positional: [String] = switch command.arguments {
+            case .none, .any: []
+            case .one: ["1.1"]
+            case let .these(names, _): names
+            }
             for flag in command.flags {
                 #expect(command.usage.contains("[\(flag.synopsis)]") && command.help.contains(flag.synopsis), "\(command.name): \(flag.name)")
                 let given = flag.takesValue ? [flag.name, flag.synopsis.hasSuffix(" SECONDS") ? "0.5" : "2"] : [flag.name]
-                let positional: [String] = switch command.arguments {
-                case .none, .any: []
-                case .one: ["1.1"]
-                case let .these(names, _): names
-                }
                 #expect(throws: Never.self, "\(command.name) \(given)") { _ = try command.parse(positional + given) }
             }
         }
