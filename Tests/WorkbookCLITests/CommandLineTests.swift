@@ -36,38 +36,104 @@ struct CommandLineTests {
     @Test("no command declares a flag twice")
     func uniqueFlags() {
         for command in Command.all {
-            let names = (command.flags + [Command.helpFlag]).map(\.name)
+            let names = (command.flags + [AnyFlag(Command.helpFlag)]).map(\.name)
             #expect(Set(names).count == names.count, "\(command.name): \(names)")
+        }
+    }
+
+    /// A command reads its flags through key paths into the flag set it declares (`arguments[\.runs]`),
+    /// so reading a flag it did not declare, or reading a flag as another kind, does not compile; and
+    /// `ParsedArguments<Flags>` is made only for the command whose set `Flags` is. What is left to hold
+    /// at run time: that reflection finds every property of a set as a flag, so that the parser and
+    /// `--help` know every flag the command can read, and that each one, given a value of its kind,
+    /// is taken.
+    @Test("every flag a command can read is one it declares: its flag set's every property is a flag the parser and help know")
+    func readFlagsAreDeclared() throws {
+        for command in Command.all {
+            let properties = Mirror(reflecting: command.flagSet.init()).children
+            #expect(properties.count == command.flags.count, "\(command.name): a property of \(command.flagSet) that is not a flag")
+            let positional: [String] = switch command.arguments {
+            case .none, .any: []
+            case .one: ["1.1"]
+            case let .these(names, _): names
+            }
+            for flag in command.flags {
+                #expect(command.usage.contains("[\(flag.synopsis)]") && command.help.contains(flag.synopsis), "\(command.name): \(flag.name)")
+                let given = flag.takesValue ? [flag.name, flag.synopsis.hasSuffix(" SECONDS") ? "0.5" : "2"] : [flag.name]
+                #expect(throws: Never.self, "\(command.name) \(given)") { _ = try command.parse(positional + given) }
+            }
+        }
+        #expect(Command.ExplainFlags().runs.name == Command.CheckFlags().runs.name, "explain's --runs is check's")
+    }
+
+    @Test("flags read as their types: a switch as Bool, a count as Int, seconds as Double, a path or text as String?")
+    func typedValues() throws {
+        let check = try ParsedArguments<Command.CheckFlags>(["1.1", "--runs", "3", "--json", "2", "--junit=out.xml"], for: .check)
+        let runs: Int = check[\.runs], json: Bool = check[\.json], junit: String? = check[\.junit]
+        #expect(runs == 3 && json && !check[\.verbose] && junit == "out.xml")
+        let interval: Double = try ParsedArguments<Command.WatchFlags>([], for: .watch)[\.interval]
+        #expect(interval == 1)
+        let selftest = try ParsedArguments<Command.SelftestFlags>(["--static"], for: .selftest)
+        #expect(selftest[\.staticOnly] && selftest[\.suiteRuns] == 5 && selftest[\.corpusRuns] == 1 && selftest[\.entries] == nil)
+        #expect(try ParsedArguments<Command.ExportFlags>(["--hints", "none"], for: .export)[\.hints] == "none")
+    }
+
+    @Test("a wrongly kinded or missing value, a value given to a switch, an unknown flag: the same sentence as always, and exit status 2")
+    func wronglyKinded() {
+        let cases: [(arguments: [String], message: String)] = [
+            (["check", "--runs", "x"], "--runs takes a whole number above zero, not 'x'."),
+            (["check", "--runs", "0"], "--runs takes a whole number above zero, not '0'."),
+            (["selftest", "--corpus-runs", "-1"], "--corpus-runs takes a whole number above zero, not '-1'."),
+            (["watch", "--interval", "abc"], "--interval takes a number of seconds above zero, not 'abc'."),
+            (["watch", "--interval=inf"], "--interval takes a number of seconds above zero, not 'inf'."),
+            (["check", "--runs"], "--runs needs a value: --runs N."),
+            (["check", "--junit="], "--junit needs a value: --junit PATH."),
+            (["grade", "--shard"], "--shard needs a value: --shard K/N."),
+            (["export", "--student", ""], "--student needs a value: --student PATH."),
+            (["check", "--json=yes"], "--json takes no value."),
+            (["check", "--bogus"], "unknown option '--bogus'."),
+        ]
+        for (arguments, message) in cases {
+            let command = Command.named(arguments[0])!
+            #expect(throws: UsageError.self, "\(arguments)") { _ = try command.parse(Array(arguments.dropFirst())) }
+            do {
+                _ = try command.parse(Array(arguments.dropFirst()))
+            } catch let error as UsageError {
+                #expect(error.message == message, "\(arguments)")
+            } catch {
+                Issue.record("\(arguments): \(error)")
+            }
+            #expect(CommandLine.run(arguments) == 2, "\(arguments)")
         }
     }
 
     @Test("values are checked when parsed: counts, seconds, a missing value, an unknown flag")
     func values() throws {
-        let check = try ParsedArguments(["1.1", "--runs", "3", "--json", "2"], for: .check)
+        let check = try ParsedArguments<Command.CheckFlags>(["1.1", "--runs", "3", "--json", "2"], for: .check)
         #expect(check.positional == ["1.1", "2"])
-        #expect(check.count(.runs) == 3)
-        #expect(check.has(.json) && !check.has(.verbose))
-        #expect(try ParsedArguments(["--runs=4"], for: .check).count(.runs) == 4)
-        #expect(try ParsedArguments([], for: .check).count(.runs) == 1)
-        #expect(try ParsedArguments([], for: .watch).seconds(.interval) == 1)
-        #expect(try ParsedArguments(["--interval", "0.5"], for: .watch).seconds(.interval) == 0.5)
+        #expect(check[\.runs] == 3)
+        #expect(check[\.json] && !check[\.verbose])
+        #expect(try ParsedArguments<Command.CheckFlags>(["--runs=4"], for: .check)[\.runs] == 4)
+        #expect(try ParsedArguments<Command.CheckFlags>([], for: .check)[\.runs] == 1)
+        #expect(try ParsedArguments<Command.WatchFlags>([], for: .watch)[\.interval] == 1)
+        #expect(try ParsedArguments<Command.WatchFlags>(["--interval", "0.5"], for: .watch)[\.interval] == 0.5)
 
         for bad in [["--runs", "0"], ["--runs", "abc"], ["--runs"], ["--junit"], ["--bogus"], ["--json=yes"]] {
-            #expect(throws: UsageError.self, "\(bad)") { try ParsedArguments(bad, for: .check) }
+            #expect(throws: UsageError.self, "\(bad)") { try ParsedArguments<Command.CheckFlags>(bad, for: .check) }
         }
         for bad in [["--interval", "abc"], ["--interval", "-1"], ["--interval", "inf"], ["now"]] {
-            #expect(throws: UsageError.self, "\(bad)") { try ParsedArguments(bad, for: .watch) }
+            #expect(throws: UsageError.self, "\(bad)") { try ParsedArguments<Command.WatchFlags>(bad, for: .watch) }
         }
     }
 
     @Test("positional arguments: exactly one where one is named, none where none are taken")
     func positional() throws {
-        #expect(throws: UsageError.self) { try ParsedArguments([], for: .hint) }
-        #expect(throws: UsageError.self) { try ParsedArguments(["1.1", "1.2"], for: .hint) }
-        #expect(try ParsedArguments(["1.1", "--reset"], for: .hint).only == "1.1")
-        #expect(throws: UsageError.self) { try ParsedArguments(["1"], for: .progress) }
+        #expect(throws: UsageError.self) { try ParsedArguments<Command.HintFlags>([], for: .hint) }
+        #expect(throws: UsageError.self) { try ParsedArguments<Command.HintFlags>(["1.1", "1.2"], for: .hint) }
+        #expect(try ParsedArguments<Command.HintFlags>(["1.1", "--reset"], for: .hint).only == "1.1")
+        #expect(throws: UsageError.self) { try ParsedArguments<Command.NoFlags>(["1"], for: .progress) }
         do {
-            _ = try ParsedArguments([], for: .hint)
+            _ = try ParsedArguments<Command.HintFlags>([], for: .hint)
         } catch let error as UsageError {
             #expect(error.message.contains("workbook hint 1.1"))
         }

@@ -11,15 +11,15 @@ import WorkbookMaintainer
 struct NewCommandTests {
     @Test("new takes a chapter and a title, then --id and --file; its usage names both")
     func newArguments() throws {
-        let parsed = try ParsedArguments(["5", "A bounded buffer", "--file", "BoundedBuffer.swift", "--id=5.9"], for: .new)
+        let parsed = try ParsedArguments<Command.NewFlags>(["5", "A bounded buffer", "--file", "BoundedBuffer.swift", "--id=5.9"], for: .new)
         #expect(parsed.positional == ["5", "A bounded buffer"])
-        #expect(parsed.text(.exerciseFile) == "BoundedBuffer.swift" && parsed.text(.exerciseID) == "5.9")
+        #expect(parsed[\.exerciseFile] == "BoundedBuffer.swift" && parsed[\.exerciseID] == "5.9")
         #expect(Command.new.usage.hasSuffix("new <chapter> <title> [--id N.M] [--file NAME.swift]"))
         for bad in [[], ["5"], ["5", "A", "B"], ["5", "A", "--file"], ["5", "A", "--bogus"]] {
-            #expect(throws: UsageError.self, "\(bad)") { try ParsedArguments(bad, for: .new) }
+            #expect(throws: UsageError.self, "\(bad)") { try ParsedArguments<Command.NewFlags>(bad, for: .new) }
         }
         do {
-            _ = try ParsedArguments(["5"], for: .new)
+            _ = try ParsedArguments<Command.NewFlags>(["5"], for: .new)
         } catch let error as UsageError {
             #expect(error.message == "name chapter and title, e.g. \(Says.command("new 5 \"A bounded buffer\"")).")
         }

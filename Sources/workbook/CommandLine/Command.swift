@@ -15,12 +15,37 @@ struct Command: Sendable {
     let arguments: Arguments
     /// What it does, in a paragraph or two, for its `--help`.
     let discussion: String
-    let flags: [Flag]
+    /// The type whose properties are its flags: what it reads, and so what it takes.
+    let flagSet: any FlagSet.Type
     /// Who it is for, and so where it works and is listed.
-    var audience: Audience = .everyone
+    let audience: Audience
     /// Whether it builds the chapters (and so needs a toolchain at ``Toolchain/floor`` or later).
-    var buildsChapters = false
-    let run: @Sendable (ParsedArguments) throws -> Int32
+    let buildsChapters: Bool
+    /// Reads the arguments after its name for this command, its flags as their types, into its run.
+    private let reading: @Sendable (Command, [String]) throws -> () throws -> Int32
+
+    init<Flags: FlagSet>(name: Name, abstract: String, arguments: Arguments, discussion: String, flags: Flags.Type,
+                         audience: Audience = .everyone, buildsChapters: Bool = false,
+                         run: @escaping @Sendable (ParsedArguments<Flags>) throws -> Int32) {
+        self.name = name
+        self.abstract = abstract
+        self.arguments = arguments
+        self.discussion = discussion
+        flagSet = flags
+        self.audience = audience
+        self.buildsChapters = buildsChapters
+        reading = { command, arguments in
+            let parsed = try ParsedArguments<Flags>(arguments, for: command)
+            return { try run(parsed) }
+        }
+    }
+
+    /// The flags it takes, in the order its usage and help list them.
+    var flags: [AnyFlag] { flagSet.declared }
+
+    /// Reads `arguments`, the command line after its name, into running it with them; a bad command
+    /// line throws a ``UsageError``.
+    func parse(_ arguments: [String]) throws -> () throws -> Int32 { try reading(self, arguments) }
 
     /// Every command's name, in the order the overview lists them; each has its declaration
     /// (``command``), so a name without a command, or a command without a name, does not compile.
@@ -73,11 +98,12 @@ struct Command: Sendable {
     /// The text of `workbook <name> --help`.
     var help: String {
         var text = "USAGE: \(usage)\n\n\(wrap(discussion, width: Terminal.width))\n\nOPTIONS:\n"
-        let rows = (flags + [Command.helpFlag]).map { flag in
+        let flags = flags + [AnyFlag(Command.helpFlag)]
+        let rows = flags.map { flag in
             (flag.short.map { "\($0), " } ?? "") + flag.synopsis
         }
         let width = min((rows.map(\.count).max() ?? 0) + 2, 24)
-        for (row, flag) in zip(rows, flags + [Command.helpFlag]) {
+        for (row, flag) in zip(rows, flags) {
             if row.count + 2 > width {
                 text += "  \(row)\n" + wrap(flag.help, indent: String(repeating: " ", count: width + 2), width: Terminal.width) + "\n"
             } else {
@@ -187,46 +213,6 @@ enum Arguments: Sendable {
         case let .one(name, _): "<\(name)>"
         case let .any(name): "[\(name) …]"
         case let .these(names, _): names.map { "<\($0)>" }.joined(separator: " ")
-        }
-    }
-}
-
-/// A flag, declared once: its name, the kind of value it takes (and so how that is checked), and its help.
-struct Flag: Sendable, Hashable {
-    /// What a flag takes after it.
-    enum Value: Sendable, Hashable {
-        /// Nothing: present or not.
-        case none
-        /// A whole number above zero.
-        case count(default: Int)
-        /// A number of seconds above zero.
-        case seconds(default: Double)
-        /// A file's path.
-        case path
-        /// Any text, checked by the command; `name` is how the help shows it (e.g. `K/N`).
-        case text(name: String)
-    }
-
-    let name: String
-    let short: String?
-    let value: Value
-    let help: String
-
-    init(_ name: String, short: String? = nil, _ value: Value = .none, help: String) {
-        self.name = name
-        self.short = short
-        self.value = value
-        self.help = help
-    }
-
-    /// `--runs N`
-    var synopsis: String {
-        switch value {
-        case .none: name
-        case .count: "\(name) N"
-        case .seconds: "\(name) SECONDS"
-        case .path: "\(name) PATH"
-        case let .text(valueName): "\(name) \(valueName)"
         }
     }
 }

@@ -9,17 +9,18 @@ struct UsageError: Error {
     let message: String
 }
 
-/// A command line read against a command's declaration: every flag known, every value checked.
-struct ParsedArguments {
+/// A command line read against a command's declaration: every flag known, every value checked, and
+/// each flag's value read as its type, through the key path of a flag `Flags` declares
+/// (`arguments[\.runs]` is an `Int`).
+struct ParsedArguments<Flags: FlagSet> {
     /// The positional arguments, in order.
     private(set) var positional: [String] = []
-    private var present: Set<String> = []
-    private var counts: [String: Int] = [:]
-    private var seconds: [String: Double] = [:]
-    private var texts: [String: String] = [:]
+    /// The value of each flag given, by its name, of that flag's `Value` type.
+    private var values: [String: any Sendable] = [:]
 
     /// Reads `arguments` (without the command's name) for `command`.
     init(_ arguments: [String], for command: Command) throws {
+        precondition(command.flagSet == Flags.self, "\(command.name) reads the flags of \(command.flagSet), not \(Flags.self)")
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -32,9 +33,9 @@ struct ParsedArguments {
             guard let flag = command.flags.first(where: { $0.name == parts[0] || $0.short == parts[0] }) else {
                 throw UsageError(message: "unknown option '\(parts[0])'.")
             }
-            guard flag.value != .none else {
+            guard flag.takesValue else {
                 guard parts.count == 1 else { throw UsageError(message: "\(flag.name) takes no value.") }
-                present.insert(flag.name)
+                values[flag.name] = try flag.read("")
                 continue
             }
             let text: String
@@ -45,30 +46,9 @@ struct ParsedArguments {
                 text = arguments[index]
                 index += 1
             }
-            try store(text, for: flag)
+            values[flag.name] = try flag.read(text)
         }
         try check(positional, against: command)
-    }
-
-    private mutating func store(_ text: String, for flag: Flag) throws {
-        present.insert(flag.name)
-        switch flag.value {
-        case .none:
-            break
-        case .count:
-            guard let value = Int(text), value > 0 else {
-                throw UsageError(message: "\(flag.name) takes a whole number above zero, not '\(text)'.")
-            }
-            counts[flag.name] = value
-        case .seconds:
-            guard let value = Double(text), value > 0, value.isFinite else {
-                throw UsageError(message: "\(flag.name) takes a number of seconds above zero, not '\(text)'.")
-            }
-            seconds[flag.name] = value
-        case .path, .text:
-            guard !text.isEmpty else { throw UsageError(message: "\(flag.name) needs a value: \(flag.synopsis).") }
-            texts[flag.name] = text
-        }
     }
 
     private func check(_ positional: [String], against command: Command) throws {
@@ -90,23 +70,12 @@ struct ParsedArguments {
         }
     }
 
-    /// Whether `flag` was given.
-    func has(_ flag: Flag) -> Bool { present.contains(flag.name) }
-
-    /// The number given with `flag`, or its default.
-    func count(_ flag: Flag) -> Int {
-        guard case let .count(fallback) = flag.value else { preconditionFailure("\(flag.name) takes no count") }
-        return counts[flag.name] ?? fallback
+    /// The value given with `flag`, or its value when not given.
+    subscript<Value>(_ flag: KeyPath<Flags, Flag<Value>>) -> Value {
+        let flag = Flags()[keyPath: flag]
+        // `values` holds what the flag's own kind read: of its type.
+        return values[flag.name].map { $0 as! Value } ?? flag.kind.absent
     }
-
-    /// The seconds given with `flag`, or its default.
-    func seconds(_ flag: Flag) -> Double {
-        guard case let .seconds(fallback) = flag.value else { preconditionFailure("\(flag.name) takes no seconds") }
-        return seconds[flag.name] ?? fallback
-    }
-
-    /// The text (or path) given with `flag`, if any.
-    func text(_ flag: Flag) -> String? { texts[flag.name] }
 
     /// The one positional argument of a `.one` command.
     var only: String { positional[0] }

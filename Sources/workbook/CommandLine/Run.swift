@@ -46,7 +46,7 @@ extension CommandLine {
             return 1
         }
         do {
-            return try command.run(ParsedArguments(arguments, for: command))
+            return try command.parse(arguments)()
         } catch let error as UsageError {
             Terminal.warn("workbook \(command.name): \(error.message)\n\nUSAGE: \(command.usage)\nSee \(Says.command("help \(command.name)")).")
             return 2

@@ -5,15 +5,17 @@ import WorkbookEngine
 import WorkbookMaintainer
 import WorkbookWire
 
-extension Flag {
-    static let runs = Flag("--runs", .count(default: 1), help: "run the tests N times, to shake out races that show only sometimes")
-    static let verbose = Flag("--verbose", help: "also print the raw TSan reports, crash backtraces and test messages")
-    static let json = Flag("--json", help: "print results as JSON (Exercism results.json v3, with chapter, kind, location)")
-    static let junit = Flag("--junit", .path, help: "also write JUnit XML to PATH")
-    static let classroom = Flag("--classroom", help: "grade as a classroom assignment: verify workbook.lock first, then award its points (a chapter whose protected files changed gets 0)")
-}
-
 extension Command {
+    /// What `check` takes.
+    struct CheckFlags: FlagSet {
+        let runs = Flag("--runs", .count(default: 1), help: "run the tests N times, to shake out races that show only sometimes")
+        let verbose = Flag("--verbose", help: "also print the raw TSan reports, crash backtraces and test messages")
+        let explain = Flag("--explain", help: "draw each race found as a timeline of the two threads (as \(Says.command("explain")) does)")
+        let json = Flag("--json", help: "print results as JSON (Exercism results.json v3, with chapter, kind, location)")
+        let junit = Flag("--junit", .path, help: "also write JUnit XML to PATH")
+        let classroom = Flag("--classroom", help: "grade as a classroom assignment: verify workbook.lock first, then award its points (a chapter whose protected files changed gets 0)")
+    }
+
     static let check = Command(
         name: .check,
         abstract: "grade your exercises under the Thread Sanitizer",
@@ -24,32 +26,32 @@ extension Command {
         hang), a crash, or a compile error. A chapter that does not compile does not stop the others \
         from being graded. With no names, checks everything. Exit status 0 only if everything checked passed.
         """,
-        flags: [.runs, .verbose, .explain, .json, .junit, .classroom],
+        flags: CheckFlags.self,
         buildsChapters: true,
         run: { arguments in
             let workbook = try currentWorkbook()
-            if arguments.has(.classroom) { return try checkClassroom(workbook, arguments) }
+            if arguments[\.classroom] { return try checkClassroom(workbook, arguments) }
             var session = try LearnerSession(workbook: workbook)
             let items = try workbook.select(arguments.positional)
-            let checked = try session.check(items, with: Terminal.checker(for: workbook), runs: arguments.count(.runs), askingFrozen: true)
+            let checked = try session.check(items, with: Terminal.checker(for: workbook), runs: arguments[\.runs], askingFrozen: true)
             let report = checked.report
             if !checked.frozen.isEmpty {
                 Terminal.warn(Terminal.errorStyle.yellow(Says.frozenFilesChanged(checked.frozen)))
             }
-            if let path = arguments.text(.junit) {
+            if let path = arguments[\.junit] {
                 try report.junitXML().write(toFile: path, atomically: true, encoding: .utf8)
             }
-            if arguments.has(.json) {
+            if arguments[\.json] {
                 Terminal.say(String(decoding: report.exercismJSON(in: workbook, frozenChanges: checked.frozen), as: UTF8.self))
             } else {
-                let verbose = arguments.has(.verbose)
+                let verbose = arguments[\.verbose]
                 let style = Terminal.style
                 let text = report.rendered(style: style, verbose: verbose, workbook: workbook, width: Terminal.width,
                                            paths: Terminal.paths(for: workbook))
                 // Raw TSan reports name functions by mangled symbols; make them readable. Raw output
                 // may carry colours of its own: none when piped.
                 Terminal.say(style.fitting(verbose ? Demangler.demangle(text) : text))
-                if arguments.has(.explain) {
+                if arguments[\.explain] {
                     for timeline in report.explanations(width: min(Terminal.width, 80), racesOnly: true) {
                         Terminal.say("")
                         Terminal.say(timeline)
@@ -90,7 +92,7 @@ enum Next {
 
 /// `check --classroom`: the lock first, then the assigned exercises asked for, then their points.
 /// Exit status 0 only when every exercise checked earned its points.
-private func checkClassroom(_ workbook: Workbook, _ arguments: ParsedArguments) throws -> Int32 {
+private func checkClassroom(_ workbook: Workbook, _ arguments: ParsedArguments<Command.CheckFlags>) throws -> Int32 {
     guard FileManager.default.fileExists(atPath: workbook.layout.url(WorkbookLock.fileName).path) else {
         throw UsageError(message: "there is no \(WorkbookLock.fileName) here: --classroom grades a student copy made by \(Says.command("export")).")
     }
@@ -106,19 +108,19 @@ private func checkClassroom(_ workbook: Workbook, _ arguments: ParsedArguments) 
     // A fixed number of explored scenarios: one code gets one grade on every machine.
     var checker = Terminal.checker(for: workbook)
     checker.exploration = .classroom
-    let report = try checker.check(items, runs: arguments.count(.runs))
+    let report = try checker.check(items, runs: arguments[\.runs])
     // The exercises not checked this time are not part of this grade.
     var assignment = lock.assignment
     assignment.points = assignment.points.filter { id, _ in items.contains { $0.exercise.id == id } }
     let grade = ClassroomGrade(report: report, assignment: assignment, violations: violations, workbook: workbook)
-    if let path = arguments.text(.junit) {
+    if let path = arguments[\.junit] {
         try report.junitXML().write(toFile: path, atomically: true, encoding: .utf8)
     }
-    if arguments.has(.json) {
+    if arguments[\.json] {
         Terminal.say(String(decoding: report.exercismResults(in: workbook).adding(grade).encoded(), as: UTF8.self))
     } else {
         let style = Terminal.style
-        Terminal.say(style.fitting(report.rendered(style: style, verbose: arguments.has(.verbose), workbook: workbook, width: Terminal.width,
+        Terminal.say(style.fitting(report.rendered(style: style, verbose: arguments[\.verbose], workbook: workbook, width: Terminal.width,
                                                    paths: Terminal.paths(for: workbook))))
         Terminal.say("")
         Terminal.say(style.bold("Classroom grade"))

@@ -4,11 +4,12 @@ import WorkbookCore
 import WorkbookEngine
 import WorkbookMaintainer
 
-extension Flag {
-    static let why = Flag("--why", help: "spell out each cell: its tests and corpus entries, or why the dimension does not apply")
-}
-
 extension Command {
+    /// What `dimensions` takes.
+    struct DimensionsFlags: FlagSet {
+        let why = Flag("--why", help: "spell out each cell: its tests and corpus entries, or why the dimension does not apply")
+    }
+
     static let dimensions = Command(
         name: .dimensions,
         abstract: "for maintainers: which dimensions each exercise's suite explores",
@@ -20,7 +21,7 @@ extension Command {
         it does not apply. Checks that every named test is in its suite and every entry in the corpus. \
         Exit status 0 only if every exercise asked for declares all ten, and every name is found.
         """,
-        flags: [.why],
+        flags: DimensionsFlags.self,
         audience: .workbook,
         run: { arguments in
             let workbook = try currentWorkbook()
@@ -28,7 +29,7 @@ extension Command {
             let declared = workbook.dimensions(of: Checker.chapters(of: items, in: workbook))
                 .filter { item in items.contains { $0.exercise.id == item.exercise.id } }
             let problems = workbook.dimensionProblems(declared)
-            Terminal.say(DimensionTable.render(declared, problems: problems, why: arguments.has(.why),
+            Terminal.say(DimensionTable.render(declared, problems: problems, why: arguments[\.why],
                                                style: Terminal.style, width: Terminal.width))
             return problems.isEmpty ? 0 : 1
         })

@@ -4,11 +4,12 @@ import WorkbookCore
 import WorkbookEngine
 import WorkbookMaintainer
 
-extension Flag {
-    static let doctorJSON = Flag("--json", help: "print the report as JSON, to paste into a bug report")
-}
-
 extension Command {
+    /// What `doctor` takes.
+    struct DoctorFlags: FlagSet {
+        let json = Flag("--json", help: "print the report as JSON, to paste into a bug report")
+    }
+
     static let doctor = Command(
         name: .doctor,
         abstract: "check that this machine can grade: toolchain, sanitizer, a race and a trap end to end",
@@ -22,14 +23,14 @@ extension Command {
         works with less detail). Run it first on a new machine, and send its `--json` with a report when \
         something does not work. Exit status 0 only if no line failed.
         """,
-        flags: [.doctorJSON],
+        flags: DoctorFlags.self,
         run: runDoctor)
 }
 
-private func runDoctor(_ arguments: ParsedArguments) throws -> Int32 {
+private func runDoctor(_ arguments: ParsedArguments<Command.DoctorFlags>) throws -> Int32 {
     let workbook = try currentWorkbook()
     let folder = workbook.layout.url(Layout.scratch(.doctor))
-    let json = arguments.has(.doctorJSON)
+    let json = arguments[\.json]
     // Progress goes to standard error: standard output stays clean for --json.
     let report = Doctor.check(folder: folder, progress: Terminal.progress)
     Terminal.say(json ? report.json() : report.rendered(style: Terminal.style))

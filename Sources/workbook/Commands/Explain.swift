@@ -4,11 +4,12 @@ import WorkbookCore
 import WorkbookEngine
 import WorkbookMaintainer
 
-extension Flag {
-    static let explain = Flag("--explain", help: "draw each race found as a timeline of the two threads (as \(Says.command("explain")) does)")
-}
-
 extension Command {
+    /// What `explain` takes: `--runs`, as `check` does.
+    struct ExplainFlags: FlagSet {
+        let runs = CheckFlags().runs
+    }
+
     static let explain = Command(
         name: .explain,
         abstract: "draw an exercise's race as a timeline of the two threads",
@@ -20,13 +21,13 @@ extension Command {
         TSan may keep only part of the earlier access's), and between them the ordering TSan did not \
         see. Then it asks which line you would move, or guard. Exit status 0 only if the exercise passed.
         """,
-        flags: [.runs],
+        flags: ExplainFlags.self,
         buildsChapters: true,
         run: { arguments in
             let workbook = try currentWorkbook()
             var session = try LearnerSession(workbook: workbook)
             let items = try workbook.select([arguments.only])
-            let checked = try session.check(items, with: Terminal.checker(for: workbook), runs: arguments.count(.runs))
+            let checked = try session.check(items, with: Terminal.checker(for: workbook), runs: arguments[\.runs])
             let report = checked.report
             let style = Terminal.style
             // A race is drawn below: its verdict's first line is enough here. Any other failure is

@@ -4,17 +4,18 @@ import WorkbookCore
 import WorkbookEngine
 import WorkbookMaintainer
 
-extension Flag {
-    static let student = Flag("--student", .path, help: "the folder to write the student copy into (new or empty)")
-    static let chapters = Flag("--chapters", .text(name: "LIST"), help: "the chapters to assign, e.g. 1,3 (default: all)")
-    static let points = Flag("--points", .path, help: "a JSON file of points per exercise, e.g. {\"1.1\": 5, \"3.2\": 20} (default: 10 each)")
-    static let assignmentName = Flag("--name", .text(name: "NAME"), help: "what the gradebook calls the assignment (default: the student copy's folder name)")
-    static let hints = Flag("--hints", .text(name: HintLevel.allCases.map(\.rawValue).joined(separator: "|")),
-                            help: "the hints handed out: " + HintLevel.allCases.map { "\($0.rawValue), \($0.summary)" }.joined(separator: "; ")
-                                + " (default: \(HintLevel.default.rawValue))")
-}
-
 extension Command {
+    /// What `export` takes.
+    struct ExportFlags: FlagSet {
+        let student = Flag("--student", .path, help: "the folder to write the student copy into (new or empty)")
+        let chapters = Flag("--chapters", .text(name: "LIST"), help: "the chapters to assign, e.g. 1,3 (default: all)")
+        let points = Flag("--points", .path, help: "a JSON file of points per exercise, e.g. {\"1.1\": 5, \"3.2\": 20} (default: 10 each)")
+        let hints = Flag("--hints", .text(name: HintLevel.allCases.map(\.rawValue).joined(separator: "|")),
+                         help: "the hints handed out: " + HintLevel.allCases.map { "\($0.rawValue), \($0.summary)" }.joined(separator: "; ")
+                             + " (default: \(HintLevel.default.rawValue))")
+        let assignmentName = Flag("--name", .text(name: "NAME"), help: "what the gradebook calls the assignment (default: the student copy's folder name)")
+    }
+
     static let export = Command(
         name: .export,
         abstract: "teachers: write a student copy with autograding",
@@ -32,23 +33,23 @@ extension Command {
         the fingerprints of the correct answers the workbook knows, for `grade` to flag a submission \
         that is one of them.
         """,
-        flags: [.student, .chapters, .points, .hints, .assignmentName],
+        flags: ExportFlags.self,
         audience: .workbook,
         run: { arguments in
-            guard let folder = arguments.text(.student) else {
+            guard let folder = arguments[\.student] else {
                 throw UsageError(message: "say where the student copy goes: --student DIR.")
             }
             let workbook = try currentWorkbook()
-            let pointsFile = try arguments.text(.points).map { path in
+            let pointsFile = try arguments[\.points].map { path in
                 guard let data = FileManager.default.contents(atPath: path) else {
                     throw UsageError(message: "cannot read the points file '\(path)'.")
                 }
                 return data
             }
-            let hints = try arguments.text(.hints).map(HintLevel.init(choice:)) ?? .default
-            var assignment = try ClassroomAssignment(workbook: workbook, chapterList: arguments.text(.chapters), pointsFile: pointsFile)
+            let hints = try arguments[\.hints].map(HintLevel.init(choice:)) ?? .default
+            var assignment = try ClassroomAssignment(workbook: workbook, chapterList: arguments[\.chapters], pointsFile: pointsFile)
             let destination = URL(fileURLWithPath: folder)
-            assignment.name = arguments.text(.assignmentName) ?? destination.standardizedFileURL.lastPathComponent
+            assignment.name = arguments[\.assignmentName] ?? destination.standardizedFileURL.lastPathComponent
             let written = try StudentCopy(workbook: workbook, assignment: assignment, hints: hints).write(to: destination)
             let exercises = assignment.exercises(in: workbook)
             Terminal.say("Wrote a student copy to \(destination.path): \(written.files) files, "

@@ -4,15 +4,16 @@ import WorkbookCore
 import WorkbookEngine
 import WorkbookMaintainer
 
-extension Flag {
-    static let out = Flag("--out", .path, help: "the gradebook CSV to write (required)")
-    static let html = Flag("--html", .path, help: "also write a one-page HTML report: students × exercises, coloured by verdict")
-    static let jobs = Flag("--jobs", .count(default: 1), help: "submissions graded at once (default 1; each needs its own TSan build)")
-    static let shard = Flag("--shard", .text(name: "K/N"), help: "grade only every N-th submission, starting at the K-th (for a CI matrix)")
-    static let merge = Flag("--merge", help: "join the CSVs named (one per shard) instead of grading")
-}
-
 extension Command {
+    /// What `grade` takes.
+    struct GradeFlags: FlagSet {
+        let out = Flag("--out", .path, help: "the gradebook CSV to write (required)")
+        let html = Flag("--html", .path, help: "also write a one-page HTML report: students × exercises, coloured by verdict")
+        let jobs = Flag("--jobs", .count(default: 1), help: "submissions graded at once (default 1; each needs its own TSan build)")
+        let shard = Flag("--shard", .text(name: "K/N"), help: "grade only every N-th submission, starting at the K-th (for a CI matrix)")
+        let merge = Flag("--merge", help: "join the CSVs named (one per shard) instead of grading")
+    }
+
     static let grade = Command(
         name: .grade,
         abstract: "teachers: grade every submission into a gradebook",
@@ -31,13 +32,13 @@ extension Command {
 
         With --merge, joins the CSVs of the shards of one batch into one gradebook.
         """,
-        flags: [.out, .html, .jobs, .shard, .merge],
+        flags: GradeFlags.self,
         audience: .teachers,
         buildsChapters: true,
         run: { arguments in
-            guard let out = arguments.text(.out) else { throw UsageError(message: "say where the gradebook goes: --out gradebook.csv.") }
+            guard let out = arguments[\.out] else { throw UsageError(message: "say where the gradebook goes: --out gradebook.csv.") }
             let gradebook: Gradebook
-            if arguments.has(.merge) {
+            if arguments[\.merge] {
                 guard !arguments.positional.isEmpty else { throw UsageError(message: "name the shards' CSVs to merge.") }
                 gradebook = try Gradebook.merge(arguments.positional.map { path in
                     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
@@ -55,7 +56,7 @@ extension Command {
                 }
                 let folder = URL(fileURLWithPath: arguments.only)
                 var submissions = try BatchGrader.submissions(in: folder)
-                if let text = arguments.text(.shard) {
+                if let text = arguments[\.shard] {
                     let shard = try Shard(parsing: text)
                     let names = shard.select(submissions.map(\.lastPathComponent))
                     submissions = submissions.filter { names.contains($0.lastPathComponent) }
@@ -63,7 +64,7 @@ extension Command {
                 guard let executable = Bundle.main.executableURL else { throw UsageError(message: "cannot find the workbook tool's own path.") }
                 var grader = try BatchGrader(workbook: workbook, executable: executable,
                                              workFolder: workbook.layout.url(Layout.scratch(.grade)), progress: Terminal.progress)
-                grader.jobs = arguments.count(.jobs)
+                grader.jobs = arguments[\.jobs]
                 if !grader.comparesWithAnswers {
                     Terminal.warn(wrap(Says.noTeacherFile, width: Terminal.width))
                 }
@@ -74,7 +75,7 @@ extension Command {
             }
             let csv = URL(fileURLWithPath: out)
             var kept = [try Gradebook.save(gradebook.csv(), to: csv)]
-            let html = arguments.text(.html).map { URL(fileURLWithPath: $0) }
+            let html = arguments[\.html].map { URL(fileURLWithPath: $0) }
             if let html {
                 kept.append(try Gradebook.save(GradebookHTML.render(gradebook), to: html))
             }

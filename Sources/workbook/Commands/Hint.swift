@@ -4,11 +4,12 @@ import WorkbookCore
 import WorkbookEngine
 import WorkbookMaintainer
 
-extension Flag {
-    static let restart = Flag("--reset", help: "start this exercise's hints from the first step")
-}
-
 extension Command {
+    /// What `hint` takes.
+    struct HintFlags: FlagSet {
+        let restart = Flag("--reset", help: "start this exercise's hints from the first step")
+    }
+
     static let hint = Command(
         name: .hint,
         abstract: "the next hint for an exercise, one step at a time",
@@ -18,14 +19,14 @@ extension Command {
         fix. Each call shows one more step (and the ones before it). In a student copy, the hints are \
         the ones the teacher handed out, and the last step comes once a check of the exercise has failed.
         """,
-        flags: [.restart],
+        flags: HintFlags.self,
         audience: .hints,
         run: { arguments in
             let workbook = try currentWorkbook()
             var session = try LearnerSession(workbook: workbook)
             let named = try workbook.exercise(named: arguments.only)
             let (chapter, exercise) = (named.chapter, named.exercise)
-            guard let view = try session.nextHint(for: exercise, in: chapter, restart: arguments.has(.restart)) else {
+            guard let view = try session.nextHint(for: exercise, in: chapter, restart: arguments[\.restart]) else {
                 let hints = workbook.exportedHints
                 let said = Says.noHints(for: exercise.id, handedOut: hints?.level, exported: hints != nil,
                                         hintsFile: Layout.hints(chapter))

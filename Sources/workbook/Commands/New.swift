@@ -3,12 +3,13 @@ import WorkbookCore
 import WorkbookEngine
 import WorkbookMaintainer
 
-extension Flag {
-    static let exerciseID = Flag("--id", .text(name: "N.M"), help: "the exercise's number (default: the chapter's next free one)")
-    static let exerciseFile = Flag("--file", .text(name: "NAME.swift"), help: "the exercise's file, named after its type (default: made from the title, \"A bounded buffer\" → BoundedBuffer.swift)")
-}
-
 extension Command {
+    /// What `new` takes.
+    struct NewFlags: FlagSet {
+        let exerciseID = Flag("--id", .text(name: "N.M"), help: "the exercise's number (default: the chapter's next free one)")
+        let exerciseFile = Flag("--file", .text(name: "NAME.swift"), help: "the exercise's file, named after its type (default: made from the title, \"A bounded buffer\" → BoundedBuffer.swift)")
+    }
+
     static let new = Command(
         name: .new,
         abstract: "maintainers: start a new exercise, every piece in place",
@@ -25,12 +26,12 @@ extension Command {
         Then `selftest --static` passes and lists what is still to write, in seconds; the full \
         `selftest <chapter>` fails until it is written.
         """,
-        flags: [.exerciseID, .exerciseFile],
+        flags: NewFlags.self,
         audience: .workbook,
         run: { arguments in
             let workbook = try currentWorkbook()
             let request = NewExercise.Request(chapter: arguments.positional[0], title: arguments.positional[1],
-                                              id: arguments.text(.exerciseID), file: arguments.text(.exerciseFile))
+                                              id: arguments[\.exerciseID], file: arguments[\.exerciseFile])
             do throws(NewExerciseError) {
                 let new = try NewExercise.plan(request, in: workbook) { path in
                     try? String(contentsOf: workbook.layout.url(path), encoding: .utf8)

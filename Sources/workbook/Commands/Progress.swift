@@ -5,6 +5,9 @@ import WorkbookEngine
 import WorkbookMaintainer
 
 extension Command {
+    /// What a command without flags takes.
+    struct NoFlags: FlagSet {}
+
     static let progress = Command(
         name: .progress,
         abstract: "what is done, and the next exercise to work on",
@@ -13,7 +16,7 @@ extension Command {
         Shows every chapter's exercises, which are done (passed \(Says.command("check"))), and the next one to \
         work on, with the file to open and the lesson to read. In a student copy, each exercise's points too.
         """,
-        flags: [],
+        flags: NoFlags.self,
         run: { _ in
             let workbook = try currentWorkbook()
             let session = try LearnerSession(workbook: workbook)
@@ -54,7 +57,7 @@ extension Command {
         Prints a chapter's lesson (through a pager on a terminal). The lesson is also the \
         \(Layout.lessonName) next to the chapter's exercises.
         """,
-        flags: [],
+        flags: NoFlags.self,
         run: { arguments in
             let workbook = try currentWorkbook()
             let chapter = try workbook.chapter(named: arguments.only) ?? workbook.exercise(named: arguments.only).chapter

@@ -4,11 +4,12 @@ import WorkbookCore
 import WorkbookEngine
 import WorkbookMaintainer
 
-extension Flag {
-    static let yes = Flag("--yes", help: "do not ask")
-}
-
 extension Command {
+    /// What `reset` takes.
+    struct ResetFlags: FlagSet {
+        let yes = Flag("--yes", help: "do not ask")
+    }
+
     static let reset = Command(
         name: .reset,
         abstract: "restore the starter (your file is backed up first)",
@@ -17,13 +18,13 @@ extension Command {
         Restores the starter of an exercise (or of every exercise in a chapter). Your file is first \
         saved to \(Layout.backupsFolder)/<time>/…, and the command names the backup. On a terminal it asks first.
         """,
-        flags: [.yes],
+        flags: ResetFlags.self,
         run: { arguments in
             let workbook = try currentWorkbook()
             var session = try LearnerSession(workbook: workbook)
             let items = try workbook.select([arguments.only])
             let names = items.map(\.exercise.file).joined(separator: ", ")
-            if !arguments.has(.yes) {
+            if !arguments[\.yes] {
                 guard isatty(STDIN_FILENO) == 1 else {
                     throw UsageError(message: "not on a terminal: add --yes to reset \(names).")
                 }

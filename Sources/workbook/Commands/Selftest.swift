@@ -4,17 +4,18 @@ import WorkbookCore
 import WorkbookEngine
 import WorkbookMaintainer
 
-extension Flag {
-    static let suiteRuns = Flag("--runs", .count(default: 5), help: "runs of every suite (default 5)")
-    static let corpusRuns = Flag("--corpus-runs", .count(default: 1), help: "runs of every near miss and alternative (default 1)")
-    static let noDrill = Flag("--no-drill", help: "skip the fault drill")
-    static let noCorpus = Flag("--no-corpus", help: "skip the near misses and alternatives")
-    static let entries = Flag("--entries", .text(name: "NAMES"), help: "prove only these near misses and alternatives (names or prefixes, comma-separated, e.g. 5.1-two-locks,1.3-): no unit tests, suites or drills")
-    static let staticOnly = Flag("--static", help: "only check, with no build, in seconds, that every exercise's pieces correspond: manifest, starter, kept copy, solution, suite, hints, dimensions, lesson samples, recordings")
-    static let recordRaces = Flag("--record-races", .path, help: "keep the TSan report of every race a starter or near miss is graded, as PATH/<name>.log (the reports `explain`'s tests draw), with PATH/<name>.sha256, the digest of the file it came from")
-}
-
 extension Command {
+    /// What `selftest` takes.
+    struct SelftestFlags: FlagSet {
+        let staticOnly = Flag("--static", help: "only check, with no build, in seconds, that every exercise's pieces correspond: manifest, starter, kept copy, solution, suite, hints, dimensions, lesson samples, recordings")
+        let suiteRuns = Flag("--runs", .count(default: 5), help: "runs of every suite (default 5)")
+        let corpusRuns = Flag("--corpus-runs", .count(default: 1), help: "runs of every near miss and alternative (default 1)")
+        let noDrill = Flag("--no-drill", help: "skip the fault drill")
+        let noCorpus = Flag("--no-corpus", help: "skip the near misses and alternatives")
+        let recordRaces = Flag("--record-races", .path, help: "keep the TSan report of every race a starter or near miss is graded, as PATH/<name>.log (the reports `explain`'s tests draw), with PATH/<name>.sha256, the digest of the file it came from")
+        let entries = Flag("--entries", .text(name: "NAMES"), help: "prove only these near misses and alternatives (names or prefixes, comma-separated, e.g. 5.1-two-locks,1.3-): no unit tests, suites or drills")
+    }
+
     static let selftest = Command(
         name: .selftest,
         abstract: "maintainers: every starter fails, every solution passes",
@@ -41,7 +42,7 @@ extension Command {
         `grade` — one of them trying to write outside its folder and to reach a listener the drill holds \
         on 127.0.0.1.
         """,
-        flags: [.staticOnly, .suiteRuns, .corpusRuns, .noDrill, .noCorpus, .recordRaces, .entries],
+        flags: SelftestFlags.self,
         audience: .workbook,
         buildsChapters: true,
         run: { arguments in
@@ -52,20 +53,20 @@ extension Command {
                 }
                 return chapter
             }
-            if arguments.has(.staticOnly) {
+            if arguments[\.staticOnly] {
                 let start = Date()
                 let check = StaticCheck(workbook: workbook, chapters: chapters)
                 let findings = check.run()
                 Terminal.say(check.rendered(findings, seconds: Date().timeIntervalSince(start)))
                 return findings.contains { $0.kind == .problem } ? 1 : 0
             }
-            var selftest = Selftest(workbook: workbook, runs: arguments.count(.suiteRuns), chapters: chapters,
-                                    drill: !arguments.has(.noDrill), progress: Terminal.progress)
+            var selftest = Selftest(workbook: workbook, runs: arguments[\.suiteRuns], chapters: chapters,
+                                    drill: !arguments[\.noDrill], progress: Terminal.progress)
             selftest.workbookExecutable = Bundle.main.executableURL
-            selftest.corpus = !arguments.has(.noCorpus)
-            selftest.corpusRuns = arguments.count(.corpusRuns)
-            selftest.recordRaces = arguments.text(.recordRaces).map { URL(fileURLWithPath: $0) }
-            selftest.entries = arguments.text(.entries).map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+            selftest.corpus = !arguments[\.noCorpus]
+            selftest.corpusRuns = arguments[\.corpusRuns]
+            selftest.recordRaces = arguments[\.recordRaces].map { URL(fileURLWithPath: $0) }
+            selftest.entries = arguments[\.entries].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
             let report = try selftest.run()
             Terminal.say(report.rendered(style: Terminal.style))
             return report.succeeded ? 0 : 1

@@ -4,11 +4,12 @@ import WorkbookCore
 import WorkbookEngine
 import WorkbookMaintainer
 
-extension Flag {
-    static let force = Flag("--force", help: "show it although the exercise has not passed yet")
-}
-
 extension Command {
+    /// What `solution` takes.
+    struct SolutionFlags: FlagSet {
+        let force = Flag("--force", help: "show it although the exercise has not passed yet")
+    }
+
     static let solution = Command(
         name: .solution,
         abstract: "the reference solution, once you have passed the exercise",
@@ -18,14 +19,14 @@ extension Command {
         that look right and are not, each with a line on why the tests catch it, and correct answers \
         written another way. Looking earlier spoils the puzzle; --force shows it anyway.
         """,
-        flags: [.force],
+        flags: SolutionFlags.self,
         audience: .workbook,
         run: { arguments in
             let workbook = try currentWorkbook()
             let session = try LearnerSession(workbook: workbook)
             let named = try workbook.exercise(named: arguments.only)
             let (chapter, exercise) = (named.chapter, named.exercise)
-            switch session.solutionAccess(exercise, in: chapter, force: arguments.has(.force)) {
+            switch session.solutionAccess(exercise, in: chapter, force: arguments[\.force]) {
             case .absent:
                 Terminal.warn("This copy of the workbook has no reference solutions (\(SourceSet.solutions.folder)/ is not part of it). \(Says.command("hint \(exercise.id)")) leads you there step by step.")
                 return 1

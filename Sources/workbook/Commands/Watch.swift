@@ -4,11 +4,12 @@ import WorkbookCore
 import WorkbookEngine
 import WorkbookMaintainer
 
-extension Flag {
-    static let interval = Flag("--interval", .seconds(default: 1), help: "how often to look for saved files (default 1 second)")
-}
-
 extension Command {
+    /// What `watch` takes.
+    struct WatchFlags: FlagSet {
+        let interval = Flag("--interval", .seconds(default: 1), help: "how often to look for saved files (default 1 second)")
+    }
+
     static let watch = Command(
         name: .watch,
         abstract: "re-check the exercise you are editing on every save",
@@ -19,10 +20,10 @@ extension Command {
         its chapter one line each. An exercise that never finishes is stopped by the grader's \
         watchdog, so watching goes on. Press Ctrl-C to stop.
         """,
-        flags: [.interval],
+        flags: WatchFlags.self,
         buildsChapters: true,
         run: { arguments in
-            let interval = arguments.seconds(.interval)
+            let interval = arguments[\.interval]
             let workbook = try currentWorkbook()
             var watcher = FileWatcher(folder: workbook.layout.url(SourceSet.exercises.folder))
             let style = Terminal.style
