@@ -16,24 +16,15 @@ import WorkbookTestSupport
 /// A plain `target.queue.sync {}` would hang the test if the learner's code blocks the queue (a
 /// `wait()` inside a block sent to it); this records a hang-kind failure instead.
 @discardableResult
-func drain(
-    _ target: TestQueue, _ what: String, seconds: Double = 2,
-    sourceLocation: SourceLocation = #_sourceLocation
-) -> Bool {
-    let drained = Signal()
-    target.queue.async { drained.fire() }
-    return drained.wait(
-        "\(what): the queue passed as `queue` was still busy \(formatSeconds(seconds)) later. Something sent to it "
-            + "blocks it — a `wait()` inside a block on `queue` holds up everything queued behind it.",
-        seconds: seconds, sourceLocation: sourceLocation)
+func drain(_ target: TestQueue, _ what: String, seconds: Double = 2, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    target.caughtUp(seconds: seconds, sourceLocation: sourceLocation) {
+        "\(what): the queue passed as `queue` was still busy \($0) later. Something sent to it "
+            + "blocks it — a `wait()` inside a block on `queue` holds up everything queued behind it."
+    }
 }
 
 /// `drain` for exit-test children, which cannot record issues: `true` when the queue caught up.
-func drained(_ target: TestQueue, within seconds: Double = 2) -> Bool {
-    let drained = Signal()
-    target.queue.async { drained.fire() }
-    return drained.happens(within: seconds)
-}
+func drained(_ target: TestQueue, within seconds: Double = 2) -> Bool { target.caughtUp(within: seconds) }
 
 /// Keeps a serial queue busy until ``release()`` (or, at the latest, `seconds` later).
 ///
