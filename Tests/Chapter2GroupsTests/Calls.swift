@@ -16,15 +16,10 @@ import WorkbookTestSupport
 /// Used instead of `target.queue.sync {}`: learner code may be blocking the queue (a wait inside a
 /// block running on it), and then the test must end, not hang.
 @discardableResult
-func settle(
-    _ target: TestQueue, _ what: String, seconds: Double = 2,
-    sourceLocation: SourceLocation = #_sourceLocation
-) -> Bool {
-    let drained = Signal()
-    target.queue.async { target.queue.async { drained.fire() } }
-    return drained.wait(
-        "\(what): the queue was still busy \(formatSeconds(seconds)) later. Something blocks it — a `wait()` inside a block running on that queue?",
-        seconds: seconds, sourceLocation: sourceLocation)
+func settle(_ target: TestQueue, _ what: String, seconds: Double = 2, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    target.caughtUp(rounds: 2, seconds: seconds, sourceLocation: sourceLocation) {
+        "\(what): the queue was still busy \($0) later. Something blocks it — a `wait()` inside a block running on that queue?"
+    }
 }
 
 /// `runAll(functions, queue: target.queue, completion:)` on a thread of the test's own; `false`

@@ -164,10 +164,8 @@ extension Exercise2_1Tests {
     func handedQueues(form: HandedQueue) async {
         // In a child process: `queue.sync` from a block already running on the caller's own queue
         // stops the program, and only this test should fail.
-        let formName = form.rawValue
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [formName = formName as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [form = form as HandedQueue, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
-                let form = HandedQueue(rawValue: formName)!
                 let probe = form.make()
                 let held = HeldCallbacks()
                 let started = Tally<Bool>()
@@ -219,18 +217,9 @@ extension Exercise2_1Tests {
                 return nil
             }
         }
-        judgeChild(
+        judgeHandedQueueChild(
             result, "runAll handed \(form.testDescription) (104 functions, 100 of them calling back from 4 threads at once)",
-            ifItCrashed: """
-                The program stopped. libdispatch traps when a block running on a serial queue calls \
-                `sync` on that same queue — and a caller may hand runAll the very queue it runs on \
-                (as code on the main queue hands `.main`). Keep runAll's own bookkeeping off `queue`.
-                """,
-            ifItHung: """
-                something waits on the queue it was handed. A caller may hand a concurrent queue, or \
-                the queue it is running on: runAll must never wait, and never count on `queue` being \
-                serial to keep its state safe.
-                """)
+            handIn: "hand runAll", bookkeeping: "runAll's", neverWaits: "runAll must never wait", keepsSafe: "state")
     }
 
     @Test("completion waits for a callback held 1.6 s: a timed wait that gives up is not waiting")

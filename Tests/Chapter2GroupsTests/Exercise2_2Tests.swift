@@ -124,10 +124,8 @@ extension Exercise2_2Tests {
     func handedQueues(form: HandedQueue) async {
         // In a child process: `queue.sync` from a block already running on the caller's own queue
         // stops the program, and only this test should fail.
-        let formName = form.rawValue
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [formName = formName as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [form = form as HandedQueue, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
-                let form = HandedQueue(rawValue: formName)!
                 let probe = form.make()
                 let friends = HeldFriendService(), steps = HeldStepsService()
                 let delivered = Tally<(context: ApplicationContext, onQueue: Bool)>(), arrived = Signal()
@@ -175,18 +173,9 @@ extension Exercise2_2Tests {
                 return nil
             }
         }
-        judgeChild(
+        judgeHandedQueueChild(
             result, "fetchApplicationContext handed \(form.testDescription) (50 fetches, answered from 2 threads at once)",
-            ifItCrashed: """
-                The program stopped. libdispatch traps when a block running on a serial queue calls \
-                `sync` on that same queue — and a caller may hand in the very queue it runs on (as code \
-                on the main queue hands `.main`). Keep the fetch's own bookkeeping off `queue`.
-                """,
-            ifItHung: """
-                something waits on the queue it was handed. A caller may hand a concurrent queue, or \
-                the queue it is running on: the fetch must never wait, and never count on `queue` \
-                being serial to keep its state safe.
-                """)
+            handIn: "hand in", bookkeeping: "the fetch's", neverWaits: "the fetch must never wait", keepsSafe: "state")
     }
 
     @Test("delivery waits for an answer held 1.6 s: a timed wait that gives up is not waiting", arguments: [true, false])

@@ -33,40 +33,22 @@ struct Exercise2_3Tests {
     func waitsForEveryURL() {
         let sources = (0..<3).map { s in ListSource(urls: (0..<40).map { video(s, $0) }, style: .synchronous) }
         let library = VideoLibrary(sources: sources)
-        let target = TestQueue()
-        let delivered = Tally<(urls: [URL], onQueue: Bool)>(), arrived = Signal()
-
-        let busy = QueueHold(queuesOf: library)
-        guard callLoad(library, on: target, "3 sources that report 40 URLs each before enumerate returns", completion: { urls in
-            delivered.append((urls, target.isCurrent))
-            arrived.fire()
-        }) else {
-            busy.release()
-            return
-        }
-        settle(target, "after load returned")  // if completion was scheduled already, it has run now
+        let load = WatchedLoad()
+        guard let busy = load.start(library, "3 sources that report 40 URLs each before enumerate returns") else { return }
+        settle(load.target, "after load returned")  // if completion was scheduled already, it has run now
         busy.release()
 
-        guard arrived.wait("completion was not called within 2 s after every source had finished") else { return }
-        settle(target, "after completion ran")
-        expectOneDelivery(delivered.all, of: sources.flatMap(\.urls))
+        guard load.arrived.wait("completion was not called within 2 s after every source had finished") else { return }
+        settle(load.target, "after completion ran")
+        expectOneDelivery(load.delivered.all, of: sources.flatMap(\.urls))
     }
 
     @Test("four sources reporting from four threads at once")
     func sourcesOnFourThreads() {
         let held = (0..<4).map { _ in HeldSource() }
         let library = VideoLibrary(sources: held)
-        let target = TestQueue()
-        let delivered = Tally<(urls: [URL], onQueue: Bool)>(), arrived = Signal()
-
-        let busy = QueueHold(queuesOf: library)
-        guard callLoad(library, on: target, "4 sources that have not reported yet", completion: { urls in
-            delivered.append((urls, target.isCurrent))
-            arrived.fire()
-        }) else {
-            busy.release()
-            return
-        }
+        let load = WatchedLoad()
+        guard let busy = load.start(library, "4 sources that have not reported yet") else { return }
         let requests = Unchecked(held.compactMap { $0.requests.all.first })
         guard requests.value.count == 4 else {
             recordIssue("load asked \(requests.value.count) of 4 sources to enumerate before it returned; it must ask every source")
@@ -78,12 +60,12 @@ struct Exercise2_3Tests {
             requests.value[source].found(video(source, i))
             if i == 249 { requests.value[source].done(nil) }
         }
-        settle(target, "after the sources finished")
+        settle(load.target, "after the sources finished")
         busy.release()
 
-        guard arrived.wait("completion was not called within 2 s after all 4 sources had finished") else { return }
-        settle(target, "after completion ran")
-        expectOneDelivery(delivered.all, of: (0..<4).flatMap { s in (0..<250).map { video(s, $0) } })
+        guard load.arrived.wait("completion was not called within 2 s after all 4 sources had finished") else { return }
+        settle(load.target, "after completion ran")
+        expectOneDelivery(load.delivered.all, of: (0..<4).flatMap { s in (0..<250).map { video(s, $0) } })
     }
 
     @Test("sources that report later, from their own threads")
@@ -93,29 +75,20 @@ struct Exercise2_3Tests {
             ListSource(urls: (0..<30).map { video(1, $0) }, style: .asynchronous),
         ]
         let library = VideoLibrary(sources: sources)
-        let target = TestQueue()
-        let delivered = Tally<(urls: [URL], onQueue: Bool)>(), arrived = Signal()
-
-        let busy = QueueHold(queuesOf: library)
-        guard callLoad(library, on: target, "2 sources that report later", completion: { urls in
-            delivered.append((urls, target.isCurrent))
-            arrived.fire()
-        }) else {
-            busy.release()
-            return
-        }
+        let load = WatchedLoad()
+        guard let busy = load.start(library, "2 sources that report later") else { return }
         for source in sources {
             guard source.finished.wait("a source did not finish reporting within 2 s; is its found or done handler blocked?") else {
                 busy.release()
                 return
             }
         }
-        settle(target, "after the sources finished")
+        settle(load.target, "after the sources finished")
         busy.release()
 
-        guard arrived.wait("completion was not called within 2 s after every source had finished") else { return }
-        settle(target, "after completion ran")
-        expectOneDelivery(delivered.all, of: sources.flatMap(\.urls))
+        guard load.arrived.wait("completion was not called within 2 s after every source had finished") else { return }
+        settle(load.target, "after completion ran")
+        expectOneDelivery(load.delivered.all, of: sources.flatMap(\.urls))
     }
 
     @Test("sources that fail: they add nothing, and still count as finished")
@@ -134,23 +107,19 @@ struct Exercise2_3Tests {
                 ]
                 for (what, sources) in cases {
                     let library = VideoLibrary(sources: sources)
-                    let target = TestQueue()
-                    let delivered = Tally<(urls: [URL], onQueue: Bool)>(), arrived = Signal()
+                    let load = WatchedLoad()
                     // As in the other tests: the library's queues wait until every source has
                     // finished and `queue` has run what was scheduled on it by then.
                     let busy = QueueHold(queuesOf: library)
-                    library.load(queue: target.queue) { urls in
-                        delivered.append((urls, target.isCurrent))
-                        arrived.fire()
-                    }
+                    library.load(queue: load.target.queue, completion: load.completion)
                     for source in sources { _ = source.finished.happens(within: 2) }
-                    target.queue.sync {}
-                    target.queue.sync {}
+                    load.target.queue.sync {}
+                    load.target.queue.sync {}
                     busy.release()
                     // Longer than the child's bound: no completion at all ends the child as hung.
-                    guard arrived.happens(within: 10) else { return nil }
-                    target.queue.sync {}
-                    if let problem = deliveryProblem(delivered.all, of: sources.flatMap(\.urls)) {
+                    guard load.arrived.happens(within: 10) else { return nil }
+                    load.target.queue.sync {}
+                    if let problem = deliveryProblem(load.delivered.all, of: sources.flatMap(\.urls)) {
                         return "when \(what): \(problem)"
                     }
                 }
@@ -342,6 +311,35 @@ struct Exercise2_3Tests {
     }
 }
 
+/// One load a test watches: the queue it delivers on, and what each completion got and whether it
+/// ran there.
+private final class WatchedLoad: Sendable {
+    let target = TestQueue()
+    let delivered = Tally<(urls: [URL], onQueue: Bool)>()
+    /// Fired by each completion.
+    let arrived = Signal()
+
+    /// The completion to hand to `load`.
+    var completion: @Sendable ([URL]) -> Void {
+        { [self] urls in
+            delivered.append((urls, target.isCurrent))
+            arrived.fire()
+        }
+    }
+
+    /// ``callLoad(_:on:_:sourceLocation:completion:)`` with ``completion``, while `library`'s own
+    /// queues are held busy: the hold, to release once the sources have finished, or `nil` (the
+    /// hold released) when load did not return.
+    func start(_ library: VideoLibrary, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) -> QueueHold? {
+        let busy = QueueHold(queuesOf: library)
+        guard callLoad(library, on: target, what, sourceLocation: sourceLocation, completion: completion) else {
+            busy.release()
+            return nil
+        }
+        return busy
+    }
+}
+
 /// Checks that completion ran exactly once, on the given queue, with exactly `expected` (in any order).
 private func expectOneDelivery(
     _ deliveries: [(urls: [URL], onQueue: Bool)], of expected: [URL],
@@ -383,10 +381,8 @@ extension Exercise2_3Tests {
     func handedQueues(form: HandedQueue) async {
         // In a child process: `queue.sync` from a block already running on the caller's own queue
         // stops the program, and only this test should fail.
-        let formName = form.rawValue
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [formName = formName as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [form = form as HandedQueue, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
-                let form = HandedQueue(rawValue: formName)!
                 let probe = form.make()
                 let held = (0..<2).map { _ in HeldSource() }
                 let listed = [ListSource(urls: (0..<20).map { video(2, $0) }, style: .synchronous),
@@ -437,18 +433,9 @@ extension Exercise2_3Tests {
                 return deliveryProblem(delivered.all, of: expected).map { "with \(form.testDescription): \($0)" }
             }
         }
-        judgeChild(
+        judgeHandedQueueChild(
             result, "load handed \(form.testDescription) (4 sources, 2 of them reporting from 2 threads at once)",
-            ifItCrashed: """
-                The program stopped. libdispatch traps when a block running on a serial queue calls \
-                `sync` on that same queue — and a caller may hand in the very queue it runs on (as code \
-                on the main queue hands `.main`). Keep the library's own bookkeeping off `queue`.
-                """,
-            ifItHung: """
-                something waits on the queue it was handed. A caller may hand a concurrent queue, or \
-                the queue it is running on: load must never wait on it, and never count on `queue` \
-                being serial to keep its list safe.
-                """)
+            handIn: "hand in", bookkeeping: "the library's", neverWaits: "load must never wait on it", keepsSafe: "list")
     }
 
     @Test("completion waits for a source that calls done 1.6 s after its last URL: a timed wait that gives up is not waiting")
@@ -456,21 +443,17 @@ extension Exercise2_3Tests {
         let slow = HeldSource()
         let quick = ListSource(urls: (0..<5).map { video(1, $0) }, style: .synchronous)
         let library = VideoLibrary(sources: [slow, quick])
-        let target = TestQueue()
-        let delivered = Tally<(urls: [URL], onQueue: Bool)>(), arrived = Signal()
-        guard callLoad(library, on: target, "a source that is slow to finish, and one that reports at once", completion: { urls in
-            delivered.append((urls, target.isCurrent))
-            arrived.fire()
-        }) else { return }
+        let load = WatchedLoad()
+        guard callLoad(library, on: load.target, "a source that is slow to finish, and one that reports at once", completion: load.completion) else { return }
         guard let request = slow.requests.all.first else {
             recordIssue("load did not ask the slow source to enumerate before it returned; it must ask every source")
             return
         }
         let handlers = Unchecked(request)
         guard answer("the slow source reporting 5 URLs", { for i in 0..<5 { handlers.value.found(video(0, i)) } }) else { return }
-        if arrived.happens(within: 1.6) {
+        if load.arrived.happens(within: 1.6) {
             recordIssue("""
-                completion ran (with \(delivered.all.map(\.urls.count)) URLs) while a source had not called \
+                completion ran (with \(load.delivered.all.map(\.urls.count)) URLs) while a source had not called \
                 done for less than 1.6 s. A `wait(timeout:)` whose timing out is ignored — or only \
                 printed — goes on as if every source had finished; completion must wait for every \
                 source's done, however long it takes.
@@ -479,9 +462,9 @@ extension Exercise2_3Tests {
             return
         }
         guard answer("the slow source's done", { handlers.value.done(nil) }) else { return }
-        guard arrived.wait("completion was not called within 2 s after the slow source had finished") else { return }
-        settle(target, "after completion ran")
-        expectOneDelivery(delivered.all, of: (0..<5).map { video(0, $0) } + quick.urls)
+        guard load.arrived.wait("completion was not called within 2 s after the slow source had finished") else { return }
+        settle(load.target, "after completion ran")
+        expectOneDelivery(load.delivered.all, of: (0..<5).map { video(0, $0) } + quick.urls)
     }
 
     @Test("what each source wrote before calling done is there for completion to read")
@@ -611,8 +594,7 @@ extension Exercise2_3Tests {
             runInChild(seconds: 3, cutShort: cutShort) {
                 let held = HeldSource()
                 let quick = ListSource(urls: (0..<5).map { video(1, $0) }, style: .synchronous)
-                let target = TestQueue()
-                let delivered = Tally<(urls: [URL], onQueue: Bool)>(), arrived = Signal()
+                let load = WatchedLoad()
                 let busy: QueueHold
                 do {
                     // The caller lets go of the library right after starting the load; the sources
@@ -623,23 +605,20 @@ extension Exercise2_3Tests {
                     // finished and `queue` has run what was scheduled on it by then. The hold keeps
                     // the queues, not the library.
                     busy = QueueHold(queuesOf: library, seconds: 1.5)
-                    library.load(queue: target.queue) { urls in
-                        delivered.append((urls, target.isCurrent))
-                        arrived.fire()
-                    }
+                    library.load(queue: load.target.queue, completion: load.completion)
                 }
                 guard let request = held.requests.all.first else {
                     return "load did not ask every source to enumerate before it returned"
                 }
                 for i in 0..<10 { request.found(video(0, i)) }
                 request.done(nil)
-                target.queue.sync {}
+                load.target.queue.sync {}
                 busy.release()
-                guard arrived.happens(within: 2) else {
+                guard load.arrived.happens(within: 2) else {
                     return childTimedOut("the caller released the library while its load ran; its completion did not come within 2 s after the last source had finished")
                 }
-                target.queue.sync {}
-                return deliveryProblem(delivered.all, of: (0..<10).map { video(0, $0) } + quick.urls)
+                load.target.queue.sync {}
+                return deliveryProblem(load.delivered.all, of: (0..<10).map { video(0, $0) } + quick.urls)
                     .map { "the caller released the library while its load ran: \($0)" }
             }
         }

@@ -34,6 +34,19 @@ private final class WaitCall: Sendable {
 
     var results: [Bool] { outcome.all.map(\.result) }
 
+    /// Whether the call returned within 0.1 s although `held` still keeps a callback it waits for:
+    /// then records `issue` and lets `held`'s callbacks go (`releasing`, from `threads` threads), so
+    /// that no call stays blocked behind the test.
+    func returnedEarly(
+        _ held: HeldCallbacks, threads: Int, releasing: String, _ issue: @autoclosure () -> Comment,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Bool {
+        guard returned.happens(within: 0.1) else { return false }
+        recordIssue(issue(), sourceLocation: sourceLocation)
+        held.releaseAll(threads: threads, releasing)
+        return true
+    }
+
     /// Waits for a call that must give up at its deadline, until `WaitCall.giveUpSlack` after that
     /// deadline: a call that returns later than 0.5 s after it fails as late anyway, so a longer
     /// wait would only make a blocked answer cost more. `what` says what was owed; a time-out
@@ -67,11 +80,8 @@ struct Exercise2_4Tests {
         for _ in 0..<200 {
             guard started.wait("waitForAll did not start all 200 functions within 2 s") else { return }
         }
-        if call.returned.happens(within: 0.1) {
-            recordIssue("waitForAll returned (\(call.results)) while 200 functions had not called back yet; it must block until they have")
-            held.releaseAll(threads: 4, "calling back 200 times from 4 threads")
-            return
-        }
+        if call.returnedEarly(held, threads: 4, releasing: "calling back 200 times from 4 threads",
+                              "waitForAll returned (\(call.results)) while 200 functions had not called back yet; it must block until they have") { return }
         held.releaseAll(threads: 4, "calling back 200 times from 4 threads")
         guard call.returned.wait("waitForAll did not return within 2 s of the last callback, although its timeout was 5 s away") else { return }
         verify(call.results == [true], "every function called back in time, so waitForAll must return true")
@@ -273,11 +283,8 @@ extension Exercise2_4Tests {
             heldOther.releaseAll(threads: 1, "unblocking the other call")
             return
         }
-        if other.returned.happens(within: 0.1) {
-            recordIssue("a waitForAll returned although its one function had not called back: its count was mixed with another call's, or it does not wait for callbacks")
-            heldOther.releaseAll(threads: 1, "unblocking the other call")
-            return
-        }
+        if other.returnedEarly(heldOther, threads: 1, releasing: "unblocking the other call",
+                               "a waitForAll returned although its one function had not called back: its count was mixed with another call's, or it does not wait for callbacks") { return }
         heldOther.releaseAll(threads: 1, "calling back the other call's function")
         guard other.returned.wait("waitForAll did not return within 2 s of its one callback") else { return }
         verify(outer.results == [true] && other.results == [true], "both calls had every callback in time, so both must return true; they returned \(outer.results) and \(other.results)")

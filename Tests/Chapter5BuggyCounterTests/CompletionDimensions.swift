@@ -260,19 +260,11 @@ final class WatchedRun: @unchecked Sendable {
         lock.lock()
         let seen = self.seen
         lock.unlock()
-        let count = styles.count
-        if seen.isEmpty { return "\(name) never ran completion, although all \(count) callbacks had been made." }
-        if seen.count > 1 {
-            let early = seen.map(\.callbacksBefore).map(String.init).joined(separator: ", ")
-            return "\(name) ran completion \(seen.count) times (after \(early) of \(count) callbacks); it must run exactly once, after the last callback."
-        }
+        if let problem = completionProblem(
+            name, ran: seen.map { ($0.onQueue, $0.callbacksBefore) }, callbacks: styles.count,
+            moreThanOnce: "", offQueue: ", whatever kind of queue that is"
+        ) { return problem }
         let only = seen[0]
-        if !only.onQueue {
-            return "\(name) ran completion on another thread or queue; it must run on the `queue` passed in, whatever kind of queue that is."
-        }
-        if only.callbacksBefore < count {
-            return "\(name) ran completion after \(only.callbacksBefore) of \(count) callbacks; it must wait for every one."
-        }
         if ranInsideTheCall(only) {
             return only.insideCall
                 ? "\(name) ran completion on the caller's thread before the call had returned: it did not run as a block of `queue`."
@@ -326,6 +318,33 @@ final class WatchedRun: @unchecked Sendable {
         }
         guard drained(handed) else { return childTimedOut("\(name): `queue` stayed busy; something sent to it blocks it.") }
         return problem()
+    }
+}
+
+/// A dimension test of 5.2's and 5.3's suites, as the exit test of each suite's `inChild(_:_:)` sends
+/// it to the child, which runs it on that suite's ``CompletionCall``.
+enum CompletionDimension: Codable, Sendable {
+    case scenarios(on: HandedQueue)
+    case callbackWorkIsVisible(on: HandedQueue)
+    case twoCallsAtOnce
+    case waitsForASlowCallback
+
+    /// The child's bound.
+    var seconds: Double {
+        switch self {
+        case .callbackWorkIsVisible: 4
+        case .scenarios, .twoCallsAtOnce, .waitsForASlowCallback: 8
+        }
+    }
+
+    /// Runs the test on `call`: `nil`, or what went wrong.
+    func run(_ call: CompletionCall) -> String? {
+        switch self {
+        case .scenarios(let form): CompletionDimensions.scenarios(call, on: form)
+        case .callbackWorkIsVisible(let form): CompletionDimensions.callbackWorkIsVisible(call, on: form)
+        case .twoCallsAtOnce: CompletionDimensions.twoCallsAtOnce(call)
+        case .waitsForASlowCallback: CompletionDimensions.waitsForASlowCallback(call)
+        }
     }
 }
 

@@ -140,36 +140,35 @@ struct Exercise5_2Tests {
         }, queue: queue, completion: completion)
     }
 
+    /// Runs `dimension` on ``call`` in a child process, and judges how the child ended (`what` it
+    /// was doing, as a failure says it).
+    static func inChild(_ dimension: CompletionDimension, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds, sourceLocation: sourceLocation) { [dimension, cutShort = AfterATimeOut.forChild as ChildCutShort] in
+            runInChild(seconds: dimension.seconds, cutShort: cutShort) { dimension.run(Self.call) }
+        }
+        judgeChild(result, what, ifItCrashed: Self.trapAdvice, sourceLocation: sourceLocation)
+    }
+
     @Test("`queue` serial, concurrent, or the caller's own: completion once, on it, after every callback", arguments: HandedQueue.allCases.map(\.rawValue))
     func everyHandedQueue(_ form: String) async {
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [form, cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            runInChild(seconds: 8, cutShort: cutShort) { CompletionDimensions.scenarios(Self.call, on: HandedQueue(rawValue: form)!) }
-        }
-        judgeChild(result, "performAll with `queue` \(HandedQueue(rawValue: form)!.testDescription)", ifItCrashed: Self.trapAdvice)
+        let form = HandedQueue(rawValue: form)!
+        await Self.inChild(.scenarios(on: form), "performAll with `queue` \(form.testDescription)")
     }
 
     @Test("completion sees what every callback's work wrote before calling back", arguments: HandedQueue.allCases.map(\.rawValue))
     func completionSeesTheCallbacksWork(_ form: String) async {
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [form, cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            runInChild(seconds: 4, cutShort: cutShort) { CompletionDimensions.callbackWorkIsVisible(Self.call, on: HandedQueue(rawValue: form)!) }
-        }
-        judgeChild(result, "completion read what each callback's thread wrote just before calling back (`queue`: \(HandedQueue(rawValue: form)!.testDescription)). Nothing but performAll orders those writes before completion: the last callback must see every other callback's work — a DispatchGroup, a lock or a serial queue does; a `.relaxed` atomic count does not (see \"Bug one: the race\" in the lesson)", ifItCrashed: Self.trapAdvice)
+        let form = HandedQueue(rawValue: form)!
+        await Self.inChild(.callbackWorkIsVisible(on: form), "completion read what each callback's thread wrote just before calling back (`queue`: \(form.testDescription)). Nothing but performAll orders those writes before completion: the last callback must see every other callback's work — a DispatchGroup, a lock or a serial queue does; a `.relaxed` atomic count does not (see \"Bug one: the race\" in the lesson)")
     }
 
     @Test("two calls at once keep their own counts, and a call started from a completion completes")
     func twoCallsAtOnce() async {
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            runInChild(seconds: 8, cutShort: cutShort) { CompletionDimensions.twoCallsAtOnce(Self.call) }
-        }
-        judgeChild(result, "two calls of performAll at once, and a third started from the first one's completion", ifItCrashed: Self.trapAdvice)
+        await Self.inChild(.twoCallsAtOnce, "two calls of performAll at once, and a third started from the first one's completion")
     }
 
     @Test("a callback that takes 1.6 s: completion waits for it")
     func waitsForASlowCallback() async {
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            runInChild(seconds: 8, cutShort: cutShort) { CompletionDimensions.waitsForASlowCallback(Self.call) }
-        }
-        judgeChild(result, "performAll with one callback held back 1.6 s", ifItCrashed: Self.trapAdvice)
+        await Self.inChild(.waitsForASlowCallback, "performAll with one callback held back 1.6 s")
     }
 
     @Test("every pair of operations at the same moment: new calls, callbacks of earlier calls", arguments: OperationPair.every(of: CompletionDimensions.operations))

@@ -16,24 +16,15 @@ import WorkbookTestSupport
 /// A plain `target.queue.sync {}` would hang the test if the learner's code blocks the queue (a
 /// `wait()` inside a block sent to it); this records a hang-kind failure instead.
 @discardableResult
-func drain(
-    _ target: TestQueue, _ what: String, seconds: Double = 2,
-    sourceLocation: SourceLocation = #_sourceLocation
-) -> Bool {
-    let drained = Signal()
-    target.queue.async { drained.fire() }
-    return drained.wait(
-        "\(what): the queue passed as `queue` was still busy \(formatSeconds(seconds)) later. Something sent to it "
-            + "blocks it — a `wait()` inside a block on `queue` holds up everything queued behind it.",
-        seconds: seconds, sourceLocation: sourceLocation)
+func drain(_ target: TestQueue, _ what: String, seconds: Double = 2, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    target.caughtUp(seconds: seconds, sourceLocation: sourceLocation) {
+        "\(what): the queue passed as `queue` was still busy \($0) later. Something sent to it "
+            + "blocks it — a `wait()` inside a block on `queue` holds up everything queued behind it."
+    }
 }
 
 /// `drain` for exit-test children, which cannot record issues: `true` when the queue caught up.
-func drained(_ target: TestQueue, within seconds: Double = 2) -> Bool {
-    let drained = Signal()
-    target.queue.async { drained.fire() }
-    return drained.happens(within: seconds)
-}
+func drained(_ target: TestQueue, within seconds: Double = 2) -> Bool { target.caughtUp(within: seconds) }
 
 /// Keeps a serial queue busy until ``release()`` (or, at the latest, `seconds` later).
 ///
@@ -154,25 +145,40 @@ final class WorkProbe: @unchecked Sendable {
     /// `queueWasHeld` whether a ``QueueHold`` kept `queue` busy until the call had returned.
     func problemWithCompletions(of name: String, callbacks: Int, queueWasHeld: Bool = false) -> String? {
         let seen = completions
-        if seen.isEmpty {
-            return "\(name) never ran completion, although all \(callbacks) callbacks had been made."
-        }
-        if seen.count > 1 {
-            let early = seen.map(\.callbacksBefore).map(String.init).joined(separator: ", ")
-            return "\(name) ran completion \(seen.count) times (after \(early) of \(callbacks) callbacks); it must run exactly once, after the last callback. Zero means \"all done\" only once every piece has been counted."
-        }
-        let only = seen[0]
-        if !only.onQueue {
-            return "\(name) ran completion on another thread or queue; it must run on the `queue` passed in (send it there with `queue.async` or `notify(queue:)`)."
-        }
-        if only.callbacksBefore < callbacks {
-            return "\(name) ran completion after \(only.callbacksBefore) of \(callbacks) callbacks; it must wait for every one."
-        }
-        if queueWasHeld && !only.afterReturn {
+        if let problem = completionProblem(
+            name, ran: seen.map { ($0.onQueue, $0.callbacksBefore) }, callbacks: callbacks,
+            moreThanOnce: " Zero means \"all done\" only once every piece has been counted.",
+            offQueue: " (send it there with `queue.async` or `notify(queue:)`)"
+        ) { return problem }
+        if queueWasHeld && !seen[0].afterReturn {
             return "\(name) ran completion before it had returned, although `queue` was busy all that time: it did not run as a block of `queue` after the call returned (a direct call, or `queue.sync`)."
         }
         return nil
     }
+}
+
+/// What is wrong with the completions a call ran — whether each ran on `queue`, and after how many
+/// of the `callbacks` it had to wait for — checked as every test of 5.2 and 5.3 checks them: none,
+/// more than one, off `queue`, too early; `nil` when none of those went wrong. `moreThanOnce` and
+/// `offQueue` end those two sentences in the words of the kind of test.
+func completionProblem(
+    _ name: String, ran seen: [(onQueue: Bool, callbacksBefore: Int)], callbacks: Int,
+    moreThanOnce: String, offQueue: String
+) -> String? {
+    guard let only = seen.first else {
+        return "\(name) never ran completion, although all \(callbacks) callbacks had been made."
+    }
+    if seen.count > 1 {
+        let early = seen.map(\.callbacksBefore).map(String.init).joined(separator: ", ")
+        return "\(name) ran completion \(seen.count) times (after \(early) of \(callbacks) callbacks); it must run exactly once, after the last callback.\(moreThanOnce)"
+    }
+    if !only.onQueue {
+        return "\(name) ran completion on another thread or queue; it must run on the `queue` passed in\(offQueue)."
+    }
+    if only.callbacksBefore < callbacks {
+        return "\(name) ran completion after \(only.callbacksBefore) of \(callbacks) callbacks; it must wait for every one."
+    }
+    return nil
 }
 
 // MARK: - Pairs of callbacks released together
