@@ -164,22 +164,7 @@ struct Exercise1_1Tests {
 extension Exercise1_1Tests {
     @Test("what each of four threads wrote before its calls is visible inside whenZero")
     func whenZeroSeesWhatEveryCallerWrote() {
-        let threads = 4, iterations = 200
-        // Plain memory, one slot per thread, written before every call and read by whenZero: the
-        // Thread Sanitizer reports the read unless every earlier call happens before whenZero.
-        let written = Unchecked(UnsafeMutablePointer<Int>.allocate(capacity: threads))
-        written.value.initialize(repeating: 0, count: threads)
-        let seen = Tally<[Int]>()
-        guard let latch = bounded("makeLatch(count: 800)", {
-            Unchecked(keepAlive(makeLatch(count: threads * iterations) {
-                seen.append((0..<threads).map { written.value[$0] })
-            }))
-        }) else { return }
-        runConcurrently(threads: threads, iterations: iterations, "four threads each writing, then calling the latch, 200 times") { thread, iteration in
-            written.value[thread] = iteration + 1
-            latch.value()
-        }
-        verify(seen.all == [[Int](repeating: iterations, count: threads)], "four threads each wrote their iteration number before each of their 200 calls; whenZero saw \(seen.all) (it must run once and see [200, 200, 200, 200]). What a caller did before its call must happen before whenZero: decide \"zero\" in the same critical section (or an atomic with acquiring-and-releasing order) that every call goes through.")
+        expectWhenZeroSeesWhatEveryCallerWrote(make: { count, whenZero in makeLatch(count: count, whenZero: whenZero) }, call: { latch in latch() })
     }
 
     @Test("two latches at once, one called from the other's whenZero: each keeps its own count")
@@ -208,25 +193,7 @@ extension Exercise1_1Tests {
     func releasedInEveryState() async {
         let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
-                let runs = Tally<String>()
-                guard within(2, { () -> Void in
-                    do { _ = makeLatch(count: 3) { runs.append("never called") } }
-                    do { makeLatch(count: 3) { runs.append("called once") }() }
-                    do {
-                        let latch = makeLatch(count: 2) { runs.append("reached zero") }
-                        latch(); latch()
-                    }
-                    do { _ = makeLatch(count: 0) { runs.append("of zero") } }
-                    // The slot holds the only reference, and whenZero lets go of it while the call
-                    // that reached zero is still running.
-                    let slot = Slot<Unchecked<() -> Void>>()
-                    slot.value = Unchecked(makeLatch(count: 1) { runs.append("let go inside whenZero"); slot.value = nil })
-                    slot.value?.value()
-                }) != nil else { return childTimedOut("making latches, calling them and letting them go did not return within 2 s") }
-                if runs.all != ["reached zero", "of zero", "let go inside whenZero"] {
-                    return "latches let go in different states ran whenZero for \(runs.all); only those that reached zero may (reached zero, of zero, let go inside whenZero)"
-                }
-                return nil
+                latchesLetGoInEveryState(make: { count, whenZero in makeLatch(count: count, whenZero: whenZero) }, call: { latch, _ in latch() })
             }
         }
         judgeChild(result, "Letting go of latches", ifItCrashed: "letting go of a latch stopped the program. libdispatch traps when a semaphore is released with its value below the value it was created with: a semaphore used as a lock must be given back on every path.")

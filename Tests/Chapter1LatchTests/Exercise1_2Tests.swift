@@ -206,24 +206,16 @@ struct Exercise1_2Tests {
 extension Exercise1_2Tests {
     @Test("what each of four threads wrote before its calls is visible inside whenZero")
     func whenZeroSeesWhatEveryCallerWrote() {
-        let threads = 4, iterations = 200
-        // Plain memory, one slot per thread, written before every call and read by whenZero: the
-        // Thread Sanitizer reports the read unless every earlier call happens before whenZero.
-        let written = Unchecked(UnsafeMutablePointer<Int>.allocate(capacity: threads))
-        written.value.initialize(repeating: 0, count: threads)
-        let seen = Tally<[Int]>(), results = Tally<Bool>()
-        guard let latch = bounded("makeLatch(count: 800)", {
-            Unchecked(keepAlive(makeLatch(count: threads * iterations) { (allFinished: Bool) in
-                seen.append((0..<threads).map { written.value[$0] })
-                results.append(allFinished)
-            }))
-        }) else { return }
-        runConcurrently(threads: threads, iterations: iterations, "four threads each writing, then calling the latch, 200 times") { thread, iteration in
-            written.value[thread] = iteration + 1
-            latch.value(true)
-        }
-        verify(results.all == [true], "800 calls all passed true; whenZero got \(results.all)")
-        verify(seen.all == [[Int](repeating: iterations, count: threads)], "four threads each wrote their iteration number before each of their 200 calls; whenZero saw \(seen.all) (it must run once and see [200, 200, 200, 200]). What a caller did before its call must happen before whenZero: decide \"zero\" in the same critical section (or an atomic with acquiring-and-releasing order) that every call goes through.")
+        let results = Tally<Bool>()
+        expectWhenZeroSeesWhatEveryCallerWrote(
+            make: { count, whenZero in
+                makeLatch(count: count) { (allFinished: Bool) in
+                    whenZero()
+                    results.append(allFinished)
+                }
+            },
+            call: { latch in latch(true) },
+            alsoVerify: { verify(results.all == [true], "800 calls all passed true; whenZero got \(results.all)") })
     }
 
     @Test("two latches at once, one called from the other's whenZero: each keeps its own count and its own answer")
@@ -252,25 +244,7 @@ extension Exercise1_2Tests {
     func releasedInEveryState() async {
         let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
-                let runs = Tally<String>()
-                guard within(2, { () -> Void in
-                    do { _ = makeLatch(count: 3) { (_: Bool) in runs.append("never called") } }
-                    do { makeLatch(count: 3) { (_: Bool) in runs.append("called once") }(false) }
-                    do {
-                        let latch = makeLatch(count: 2) { (_: Bool) in runs.append("reached zero") }
-                        latch(false); latch(true)
-                    }
-                    do { _ = makeLatch(count: 0) { (_: Bool) in runs.append("of zero") } }
-                    // The slot holds the only reference, and whenZero lets go of it while the call
-                    // that reached zero is still running.
-                    let slot = Slot<Unchecked<(Bool) -> Void>>()
-                    slot.value = Unchecked(makeLatch(count: 1) { (_: Bool) in runs.append("let go inside whenZero"); slot.value = nil })
-                    slot.value?.value(true)
-                }) != nil else { return childTimedOut("making latches, calling them and letting them go did not return within 2 s") }
-                if runs.all != ["reached zero", "of zero", "let go inside whenZero"] {
-                    return "latches let go in different states ran whenZero for \(runs.all); only those that reached zero may (reached zero, of zero, let go inside whenZero)"
-                }
-                return nil
+                latchesLetGoInEveryState(make: { count, whenZero in makeLatch(count: count) { (_: Bool) in whenZero() } }, call: { latch, reachesZero in latch(reachesZero) })
             }
         }
         judgeChild(result, "Letting go of latches", ifItCrashed: "letting go of a latch stopped the program. libdispatch traps when a semaphore is released with its value below the value it was created with: a semaphore used as a lock must be given back on every path.")

@@ -274,3 +274,59 @@ func expectWhenZeroOnTheLastCaller(
         recordIssue("whenZero ran on another thread than the one that made the last call. Call it directly, after `sync` returns — don't hand it to a queue.", sourceLocation: sourceLocation)
     }
 }
+
+/// 1.1's and 1.2's visibility test: four threads each write their iteration number into plain
+/// memory before each of their 200 calls of a latch of 800 that `make(count, whenZero)` makes; the
+/// latch's whenZero must see every write. `alsoVerify` runs, after the calls, before that is checked.
+func expectWhenZeroSeesWhatEveryCallerWrote<Latch>(
+    make: @escaping @Sendable (_ count: Int, _ whenZero: @escaping @Sendable () -> Void) -> Latch,
+    call: @escaping @Sendable (Latch) -> Void, alsoVerify: () -> Void = {},
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let threads = 4, iterations = 200
+    // Plain memory, one slot per thread, written before every call and read by whenZero: the
+    // Thread Sanitizer reports the read unless every earlier call happens before whenZero.
+    let written = Unchecked(UnsafeMutablePointer<Int>.allocate(capacity: threads))
+    written.value.initialize(repeating: 0, count: threads)
+    let seen = Tally<[Int]>()
+    guard let latch = bounded("makeLatch(count: 800)", sourceLocation: sourceLocation, {
+        Unchecked(keepAlive(make(threads * iterations) {
+            seen.append((0..<threads).map { written.value[$0] })
+        }))
+    }) else { return }
+    runConcurrently(threads: threads, iterations: iterations, "four threads each writing, then calling the latch, 200 times", sourceLocation: sourceLocation) { thread, iteration in
+        written.value[thread] = iteration + 1
+        call(latch.value)
+    }
+    alsoVerify()
+    verify(seen.all == [[Int](repeating: iterations, count: threads)], "four threads each wrote their iteration number before each of their 200 calls; whenZero saw \(seen.all) (it must run once and see [200, 200, 200, 200]). What a caller did before its call must happen before whenZero: decide \"zero\" in the same critical section (or an atomic with acquiring-and-releasing order) that every call goes through.", sourceLocation: sourceLocation)
+}
+
+/// For a child, 1.1's and 1.2's lifetime dimension: latches made by `make(count, whenZero)` are let
+/// go before zero, at zero, of zero, and from inside their own whenZero; `call(latch, reachesZero)`
+/// makes one call (`reachesZero`: whether it is the call that brings the count to zero). Nothing may
+/// trap, and only the latches that reached zero may run whenZero. Returns the child's sentence.
+func latchesLetGoInEveryState<Latch>(
+    make: @escaping @Sendable (_ count: Int, _ whenZero: @escaping @Sendable () -> Void) -> Latch,
+    call: @escaping @Sendable (_ latch: Latch, _ reachesZero: Bool) -> Void
+) -> String? {
+    let runs = Tally<String>()
+    guard within(2, { () -> Void in
+        do { _ = make(3) { runs.append("never called") } }
+        do { call(make(3) { runs.append("called once") }, false) }
+        do {
+            let latch = make(2) { runs.append("reached zero") }
+            call(latch, false); call(latch, true)
+        }
+        do { _ = make(0) { runs.append("of zero") } }
+        // The slot holds the only reference, and whenZero lets go of it while the call that
+        // reached zero is still running.
+        let slot = Slot<Unchecked<Latch>>()
+        slot.value = Unchecked(make(1) { runs.append("let go inside whenZero"); slot.value = nil })
+        if let latch = slot.value?.value { call(latch, true) }
+    }) != nil else { return childTimedOut("making latches, calling them and letting them go did not return within 2 s") }
+    if runs.all != ["reached zero", "of zero", "let go inside whenZero"] {
+        return "latches let go in different states ran whenZero for \(runs.all); only those that reached zero may (reached zero, of zero, let go inside whenZero)"
+    }
+    return nil
+}

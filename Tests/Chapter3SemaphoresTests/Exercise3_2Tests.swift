@@ -46,8 +46,33 @@ struct Exercise3_2Tests {
     static let syncOntoOwnQueue =
         "Here the server answered before fetchList returned, so the answer arrived on whatever thread called fetchList — your private queue, if that is where you call it — and a completion called fetchAudioList again. libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue: look for a `sync` in the code the answer runs."
 
+    /// Said when request `request` did not reach the server within 2 s.
+    static func late(_ request: Int) -> String {
+        request == 1
+            ? "the first request did not reach the server within 2 s of fetchAudioList — \(stuck)"
+            : "request \(request) did not reach the server within 2 s of request \(request - 1)'s answer — does the answer signal the semaphore?"
+    }
+
     /// The number in "Episode n": the n-th request the server got.
     static func episode(_ title: String) -> Int { Int(title.dropFirst("Episode ".count)) ?? -1 }
+
+    /// The answer a call got: which call (thread and iteration), and the n-th request's episode.
+    typealias CallAnswered = (thread: Int, iteration: Int, episode: Int)
+
+    /// Calls fetchAudioList on a new service of `api`, kept for good, `iterations` times from each of
+    /// four gated threads, each answer going to `answers`; whether the calls returned within 2 s
+    /// (a time-out recorded if not).
+    static func callFromFourThreads(
+        _ api: FakeAudioAPI, iterations: Int, _ answers: Arrivals<CallAnswered>,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Bool {
+        let service = Unchecked(keptForever(AudioService(api: api)))
+        return runConcurrently(threads: 4, iterations: iterations, "\(4 * iterations) fetchAudioList(completion:) calls from 4 threads", seconds: 2, sourceLocation: sourceLocation, { thread, iteration in
+            service.value.fetchAudioList { podcasts in
+                answers.append((thread, iteration, episode(podcasts.first?.title ?? "nothing")))
+            }
+        })
+    }
 
     @Test("every caller gets the answer to its own request, exactly once")
     func everyCallerAnswered() {
@@ -83,9 +108,7 @@ struct Exercise3_2Tests {
 
         for request in 1...3 {
             guard api.waitUntilStarted(request) else {
-                recordTimeout(request == 1
-                    ? "the first request did not reach the server within 2 s of fetchAudioList — \(Self.stuck)"
-                    : "request \(request) did not reach the server within 2 s of request \(request - 1)'s answer — does the answer signal the semaphore?")
+                recordTimeout(Self.late(request))
                 return
             }
             if request < 3 {
@@ -109,14 +132,8 @@ struct Exercise3_2Tests {
     func manyThreads() {
         let api = FakeAudioAPI(answers: .later)
         defer { api.answerAll() }
-        let service = Unchecked(keptForever(AudioService(api: api)))
-        let answers = Arrivals<(thread: Int, iteration: Int, episode: Int)>()
-
-        guard runConcurrently(threads: 4, iterations: 50, "200 fetchAudioList(completion:) calls from 4 threads", seconds: 2, { thread, iteration in
-            service.value.fetchAudioList { podcasts in
-                answers.append((thread, iteration, Self.episode(podcasts.first?.title ?? "nothing")))
-            }
-        }) else { return }
+        let answers = Arrivals<CallAnswered>()
+        guard Self.callFromFourThreads(api, iterations: 50, answers) else { return }
         guard answers.wait(for: 200, "not every caller got an answer within 2 s — \(Self.stuck)") else { return }
 
         verify(api.mostInFlight == 1, "\(api.mostInFlight) requests were in flight at once; at most one may be")
@@ -273,14 +290,8 @@ struct Exercise3_2Tests {
         let probe = form.make(label: "workbook.delivery")
         let api = FakeAudioAPI(answers: .later, deliveredOn: probe.queue)
         defer { api.answerAll() }
-        let service = Unchecked(keptForever(AudioService(api: api)))
-        let answers = Arrivals<(thread: Int, iteration: Int, episode: Int)>()
-
-        guard runConcurrently(threads: 4, iterations: 10, "40 fetchAudioList(completion:) calls from 4 threads", seconds: 2, { thread, iteration in
-            service.value.fetchAudioList { podcasts in
-                answers.append((thread, iteration, Self.episode(podcasts.first?.title ?? "nothing")))
-            }
-        }) else { return }
+        let answers = Arrivals<CallAnswered>()
+        guard Self.callFromFourThreads(api, iterations: 10, answers) else { return }
         guard answers.wait(for: 40, "not every caller got an answer within 2 s, the server delivering its answers on \(form.testDescription) — \(Self.stuck)") else { return }
         verify(api.mostInFlight == 1, "\(api.mostInFlight) requests were in flight at once, the server delivering its answers on \(form.testDescription); at most one may be")
         let all = answers.all
@@ -309,28 +320,17 @@ struct Exercise3_2Tests {
         guard callOnAnotherThread("\(count) fetchAudioList(completion:) calls did not return within 2 s — \(Self.blocked)", {
             for _ in 1...count { service.value.fetchAudioList { answers.append($0.first?.title ?? "nothing") } }
         }) else { return }
-        var overlapped = false
-        for request in 1...count {
-            guard server.waitUntilStarted(request) else {
-                recordTimeout(request == 1
-                    ? "the first request did not reach the server within 2 s of fetchAudioList — \(Self.stuck)"
-                    : "request \(request) did not reach the server within 2 s of request \(request - 1)'s answer — does the answer signal the semaphore?")
-                return
-            }
-            if request < count, !overlapped, server.waitUntilStarted(request + 1, seconds: 0.1) {
-                overlapped = true
-                recordIssue(Comment(rawValue: "request \(request + 1) reached the server while request \(request) was still in flight — only one request may be in flight at a time"))
-            }
-            server.answer(request, write: !overlapped)
-        }
+        guard let overlapped = oneAtATime(
+            count, started: server.waitUntilStarted, first: Self.late(1), late: Self.late,
+            overlap: { request in "request \(request + 1) reached the server while request \(request) was still in flight — only one request may be in flight at a time" },
+            finish: { request, write in server.answer(request, write: write) }
+        ) else { return }
         guard answers.wait(for: count, "not every caller got an answer within 2 s — \(Self.stuck)") else { return }
         let seen = server.requests
-        let notes = seen.map(\.sawNote)
-        verify(notes == Array(1...count), "the requests saw the callers' data \(notes); each request must see what its caller wrote before calling fetchAudioList")
-        if !overlapped {
-            let previous = seen.map(\.sawAnswered)
-            verify(previous == Array(0..<count), "each request saw, as the last answered request, \(previous); the next request must see what the previous answer left in the server")
-        }
+        verifyHandOver(
+            count, notes: seen.map(\.sawNote), previous: seen.map(\.sawAnswered), overlapped: overlapped,
+            notesWrong: { notes in "the requests saw the callers' data \(notes); each request must see what its caller wrote before calling fetchAudioList" },
+            previousWrong: { previous in "each request saw, as the last answered request, \(previous); the next request must see what the previous answer left in the server" })
     }
 
     @Test("two services at once: each keeps its own request in flight, and one may be used from the other's completion")
@@ -393,20 +393,16 @@ struct Exercise3_2Tests {
                 }
                 // The service is gone (as far as its callers know): request 1 is in flight or about
                 // to be, 2 and 3 are waiting.
-                for request in 1...3 {
-                    guard api.waitUntilStarted(request) else {
-                        return childTimedOut(request == 1
-                            ? "the first request, asked for just before the service was released, did not reach the server within 2 s"
-                            : "request \(request), still waiting when the service was released, did not reach the server within 2 s of request \(request - 1)'s answer — what was asked for must still be sent. What does a block of yours that runs after the service has gone find, and what does it do then?")
+                if let problem = childOneAtATime(
+                    3, started: api.waitUntilStarted,
+                    first: "the first request, asked for just before the service was released, did not reach the server within 2 s",
+                    late: { request in "request \(request), still waiting when the service was released, did not reach the server within 2 s of request \(request - 1)'s answer — what was asked for must still be sent. What does a block of yours that runs after the service has gone find, and what does it do then?" },
+                    overlap: { request in "request \(request + 1) reached the server while request \(request) was still in flight, the service having been released — one at a time, whoever holds the service" },
+                    finish: { request in
+                        api.answerOldest()
+                        return answers.arrived(request) ? nil : childTimedOut("caller \(request) did not get its answer within 2 s of the server answering, the service having been released")
                     }
-                    if request < 3, api.waitUntilStarted(request + 1, seconds: 0.1) {
-                        return "request \(request + 1) reached the server while request \(request) was still in flight, the service having been released — one at a time, whoever holds the service"
-                    }
-                    api.answerOldest()
-                    guard answers.arrived(request) else {
-                        return childTimedOut("caller \(request) did not get its answer within 2 s of the server answering, the service having been released")
-                    }
-                }
+                ) { return problem }
                 if answers.all != ["1: Episode 1", "2: Episode 2", "3: Episode 3"] {
                     return "the callers got \(answers.all); each must get its own request's answer, in the order of the calls"
                 }

@@ -55,25 +55,17 @@ struct Exercise3_3Tests {
         ) else { return }
         let onCaller = jobs.startedOnCallersThread
         verify(onCaller.isEmpty, "jobs \(onCaller) ran on the thread that called run(_:), inside that call; run(_:) must only schedule a job — start it on the limiter's own queue")
-        guard jobs.waitUntilStarted(2) else {
-            let started = jobs.started.count
-            if started == 0 {
-                recordTimeout("no job started within 2 s of run(_:), with 2 slots free — is the first job waiting for a place nobody gives back?")
-            } else {
-                recordIssue(Comment(rawValue: "only \(started) of the first 2 jobs started within 2 s, with 2 slots free and no job done yet — with maxConcurrent 2, two jobs must run at the same time. Does the limiter wait for a job's done() before it starts the next one, even with a slot free?"))
-            }
-            return
-        }
+        guard firstJobsStart(
+            { jobs.waitUntilStarted(2) }, started: { jobs.started.count },
+            none: "no job started within 2 s of run(_:), with 2 slots free — is the first job waiting for a place nobody gives back?",
+            fewer: { started in "only \(started) of the first 2 jobs started within 2 s, with 2 slots free and no job done yet — with maxConcurrent 2, two jobs must run at the same time. Does the limiter wait for a job's done() before it starts the next one, even with a slot free?" }
+        ) else { return }
         for finished in 1...3 {
             // The first two jobs stay running for more than a second, then each step is brief.
             let start = Date()
             let startedEarly = jobs.waitUntilStarted(finished + 2, seconds: finished == 1 ? Self.longHold : 0.1)
             verify(!startedEarly, "job \(finished + 2) started \(duration(since: start)) after jobs \(finished) and \(finished + 1), while both were still running (neither had called done()) — with maxConcurrent 2, a slot is free only when a job calls done(), however long that takes.\(timedWaitHint(since: start))")
-            jobs.finishOldest()
-            guard jobs.waitUntilStarted(finished + 2) else {
-                recordTimeout("job \(finished + 2) did not start within 2 s of a running job calling done() — does done() give its slot back?")
-                return
-            }
+            guard jobs.finishOldest(thenStarted: finished + 2, else: "job \(finished + 2) did not start within 2 s of a running job calling done() — does done() give its slot back?") else { return }
         }
         jobs.finishAll()
         guard jobs.waitUntilFinished(5) else {
@@ -131,14 +123,11 @@ struct Exercise3_3Tests {
         let limiter = Unchecked(keptForever(DownloadLimiter(maxConcurrent: 3)))
         limiter.value.run(jobs.job(0))
         limiter.value.run(jobs.job(1))
-        guard jobs.waitUntilStarted(2) else {
-            if jobs.started.isEmpty {
-                recordTimeout("no job started within 2 s of two run(_:) calls, with 3 slots free")
-            } else {
-                recordIssue(Comment(rawValue: "only \(jobs.started.count) of 2 jobs started within 2 s, with 3 slots free and no job done yet — the limiter must run up to maxConcurrent jobs at the same time"))
-            }
-            return
-        }
+        guard firstJobsStart(
+            { jobs.waitUntilStarted(2) }, started: { jobs.started.count },
+            none: "no job started within 2 s of two run(_:) calls, with 3 slots free",
+            fewer: { started in "only \(started) of 2 jobs started within 2 s, with 3 slots free and no job done yet — the limiter must run up to maxConcurrent jobs at the same time" }
+        ) else { return }
         let go = (0..<callers).map { _ in DispatchSemaphore(value: 0) }
         let returned = DispatchSemaphore(value: 0)
         let together = SpinBarrier(parties: callers)
@@ -183,11 +172,7 @@ struct Exercise3_3Tests {
             usleep(200)  // a second job that got in starts now
             if jobs.mostAtOnce > 3 { break }
             // The oldest job finishes: the one waiting takes its slot; then the next oldest finishes.
-            jobs.finishOldest()
-            guard jobs.waitUntilStarted(before + 2) else {
-                recordTimeout("a job waiting for a slot did not start within 2 s of a running job calling done() (round \(round + 1)) — does done() give its slot back?")
-                return
-            }
+            guard jobs.finishOldest(thenStarted: before + 2, else: "a job waiting for a slot did not start within 2 s of a running job calling done() (round \(round + 1)) — does done() give its slot back?") else { return }
             jobs.finishOldest()
             guard jobs.waitUntilRunning(2) else {
                 recordTimeout("a job's done() did not free its slot within 2 s (round \(round + 1))")
@@ -221,15 +206,11 @@ struct Exercise3_3Tests {
             "\(2 * slots) run(_:) calls did not return within 2 s — run must not block its caller",
             { for id in 0..<(2 * slots) { limiter.value.run(job(id)) } }
         ) else { return }
-        guard eventually({ held.count >= slots }) else {
-            let count = held.count
-            if count == 0 {
-                recordTimeout("no job started within 2 s of run(_:), with \(slots) slots free")
-            } else {
-                recordIssue(Comment(rawValue: "\(count) of the first \(slots) jobs started within 2 s, with \(slots) slots free — the limiter must run up to maxConcurrent jobs at the same time"))
-            }
-            return
-        }
+        guard firstJobsStart(
+            { eventually { held.count >= slots } }, started: { held.count },
+            none: "no job started within 2 s of run(_:), with \(slots) slots free",
+            fewer: { count in "\(count) of the first \(slots) jobs started within 2 s, with \(slots) slots free — the limiter must run up to maxConcurrent jobs at the same time" }
+        ) else { return }
         usleep(1_000)
         let runningBefore = held.count
         guard runningBefore == slots else {
@@ -363,13 +344,11 @@ struct Exercise3_3Tests {
         guard callOnAnotherThread("\(doneCalls) run(_:) calls did not return within 2 s, with \(limit) slots free — run must not block its caller", {
             for _ in 0..<doneCalls { limiter.value.run(heldJob.value) }
         }) else { return }
-        guard eventually({ parked.count >= doneCalls }) else {
-            let count = parked.count
-            if count == 0 {
-                recordTimeout("no job started within 2 s of run(_:), with \(limit) slots free")
-            } else {
-                recordIssue(Comment(rawValue: "\(count) of the first \(doneCalls) jobs started within 2 s, with \(limit) slots free and none of them done — the limiter must run up to maxConcurrent jobs at the same time"))
-            }
+        guard firstJobsStart(
+            { eventually { parked.count >= doneCalls } }, started: { parked.count },
+            none: "no job started within 2 s of run(_:), with \(limit) slots free",
+            fewer: { count in "\(count) of the first \(doneCalls) jobs started within 2 s, with \(limit) slots free and none of them done — the limiter must run up to maxConcurrent jobs at the same time" }
+        ) else {
             for done in parked.all { done.value() }
             return
         }
@@ -407,27 +386,18 @@ struct Exercise3_3Tests {
                 limiter.value.run(jobs.job(id))
             }
         }) else { return }
-        var overlapped = false
-        for id in 1...count {
-            guard jobs.waitUntilStarted(id) else {
-                recordTimeout(id == 1
-                    ? "no job started within 2 s of run(_:), with a slot free"
-                    : "job \(id) did not start within 2 s of job \(id - 1) calling done() — does done() give its slot back?")
-                return
-            }
-            if id < count, !overlapped, jobs.waitUntilStarted(id + 1, seconds: 0.1) {
-                overlapped = true
-                recordIssue(Comment(rawValue: "job \(id + 1) started while job \(id) was still running, with maxConcurrent 1 — a slot is free only when its job calls done()"))
-            }
-            jobs.finish(id, write: !overlapped)
-        }
+        guard let overlapped = oneAtATime(
+            count, started: jobs.waitUntilStarted,
+            first: "no job started within 2 s of run(_:), with a slot free",
+            late: { id in "job \(id) did not start within 2 s of job \(id - 1) calling done() — does done() give its slot back?" },
+            overlap: { id in "job \(id + 1) started while job \(id) was still running, with maxConcurrent 1 — a slot is free only when its job calls done()" },
+            finish: { id, write in jobs.finish(id, write: write) }
+        ) else { return }
         let seen = jobs.started
-        let notes = seen.map(\.sawNote)
-        verify(notes == Array(1...count), "the jobs saw the callers' data \(notes); each job must see what was written before run(_:) was called for it")
-        if !overlapped {
-            let previous = seen.map(\.sawFinished)
-            verify(previous == Array(0..<count), "each job saw, as the last finished job, \(previous); the job that starts in a freed slot must see what the job before it left")
-        }
+        verifyHandOver(
+            count, notes: seen.map(\.sawNote), previous: seen.map(\.sawFinished), overlapped: overlapped,
+            notesWrong: { notes in "the jobs saw the callers' data \(notes); each job must see what was written before run(_:) was called for it" },
+            previousWrong: { previous in "each job saw, as the last finished job, \(previous); the job that starts in a freed slot must see what the job before it left" })
     }
 
     @Test("two limiters at once: a job of the second one, asked for from a job of the first, starts while the first one is full")
@@ -480,17 +450,13 @@ struct Exercise3_3Tests {
                 }
                 // The limiter is gone (as far as its callers know): job 1 is running or about to
                 // be, 2 and 3 are waiting.
-                for id in 1...3 {
-                    guard jobs.waitUntilStarted(id) else {
-                        return childTimedOut(id == 1
-                            ? "job 1, asked for just before the limiter was released, did not start within 2 s"
-                            : "job \(id), still waiting when the limiter was released, did not start within 2 s of job \(id - 1) calling done() — what was asked for must still run. What does a block of yours that runs after the limiter has gone find, and what does it do then?")
-                    }
-                    if id < 3, jobs.waitUntilStarted(id + 1, seconds: 0.1) {
-                        return "job \(id + 1) started while job \(id) was still running, with maxConcurrent 1, the limiter having been released"
-                    }
-                    jobs.finishOldest()
-                }
+                if let problem = childOneAtATime(
+                    3, started: jobs.waitUntilStarted,
+                    first: "job 1, asked for just before the limiter was released, did not start within 2 s",
+                    late: { id in "job \(id), still waiting when the limiter was released, did not start within 2 s of job \(id - 1) calling done() — what was asked for must still run. What does a block of yours that runs after the limiter has gone find, and what does it do then?" },
+                    overlap: { id in "job \(id + 1) started while job \(id) was still running, with maxConcurrent 1, the limiter having been released" },
+                    finish: { _ in jobs.finishOldest(); return nil }
+                ) { return problem }
                 guard jobs.waitUntilFinished(3) else {
                     return childTimedOut("the last job's done() did not return within 2 s, the limiter having gone away")
                 }

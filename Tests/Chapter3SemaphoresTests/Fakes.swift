@@ -172,6 +172,52 @@ final class FakeScreen: Books, ModalScreen, @unchecked Sendable {
     var dismissedWithoutAction: [String] { read { withoutAction } }
 }
 
+extension FakeScreen {
+    /// A screen on a fresh UI queue of the app's, with that queue.
+    static func onAUIQueue(dismiss style: DismissStyle = .byTest) -> (ui: TestQueue, screen: FakeScreen) {
+        let ui = TestQueue(label: "workbook.ui")
+        return (ui, FakeScreen(ui: ui, dismiss: style))
+    }
+
+    /// For an exit test's child: waits until `count` modals have been shown, then dismisses `modal`;
+    /// the child's time-out sentence `late` when they were not shown within 2 s.
+    func dismiss(_ modal: FakeModal, onceShown count: Int, else late: String) -> String? {
+        guard waitUntilShown(count) else { return childTimedOut(late) }
+        dismiss(modal)
+        return nil
+    }
+
+    /// What an exit test's child says when this screen did not show `expected`, in that order, one at
+    /// a time, on the UI queue; `nil` when it did.
+    func problem(showing expected: [String]) -> String? {
+        if shownNames != expected { return "modals were shown in the order \(shownNames); expected [\(expected.joined(separator: ", "))]" }
+        if mostAtOnce != 1 { return "\(mostAtOnce) modals were on screen at the same time; there must never be more than one" }
+        if !shownOffTheUIQueue.isEmpty { return "modals \(shownOffTheUIQueue) were shown off the UI queue; call the screen only on `ui`" }
+        return nil
+    }
+}
+
+/// Runs `body` with a presenter that shows its modals on a fresh ``FakeScreen`` (dismissing in
+/// `style`), on the app's UI queue; the presenter is kept for good, and the screen dismisses
+/// everything once `body` returns, so that no presenter is left waiting.
+func withPresenter<Result>(
+    dismiss style: DismissStyle = .byTest,
+    _ body: (_ ui: TestQueue, _ screen: FakeScreen, _ presenter: Unchecked<ModalPresenter>) -> Result
+) -> Result {
+    let (ui, screen) = FakeScreen.onAUIQueue(dismiss: style)
+    defer { screen.dismissEverythingFromNowOn() }
+    return body(ui, screen, Unchecked(keptForever(ModalPresenter(screen: screen, ui: ui.queue))))
+}
+
+extension TestQueue {
+    /// Whether a block sent to this queue now runs within 2 s: nothing keeps the queue busy.
+    var runsABlockSoon: Bool {
+        let ran = Signal()
+        queue.async { ran.fire() }
+        return ran.happens(within: 2)
+    }
+}
+
 // MARK: - 3.2
 
 /// How a ``FakeAudioAPI`` answers.
@@ -305,6 +351,17 @@ final class FakeJobs: Books, @unchecked Sendable {
     func finishOldest() -> Bool {
         guard let finish = update({ waiting.isEmpty ? nil : waiting.removeFirst() }) else { return false }
         network.async(execute: finish)
+        return true
+    }
+
+    /// Finishes the oldest held job (``finishOldest()``) and waits up to 2 s until `count` jobs have
+    /// started in all; records `late` as a time-out if they have not.
+    func finishOldest(thenStarted count: Int, else late: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        finishOldest()
+        guard waitUntilStarted(count) else {
+            recordTimeout(late, sourceLocation: sourceLocation)
+            return false
+        }
         return true
     }
 

@@ -67,3 +67,79 @@ func timedWaitHint(since start: Date) -> String {
         ? " It happened only after a while: a `wait(timeout:)` that runs out returns `.timedOut` without taking a place — if you use one, look at its result."
         : ""
 }
+
+// MARK: - One at a time
+
+/// Lets `count` requests (or jobs) through one at a time, as the "what one left is seen by the next"
+/// tests do: waits for each to start (`started(n, seconds)`: the n-th started within `seconds`),
+/// reports once, as `overlap(n)`, a next one that started while the n-th was still running, and
+/// finishes the n-th (`finish(n, write)`), with something to write only while none has overlapped.
+/// Returns whether two overlapped, or `nil` after recording a time-out: `first` when the first did
+/// not start within 2 s, `late(n)` when the n-th did not.
+func oneAtATime(
+    _ count: Int, started: (_ number: Int, _ seconds: Double) -> Bool, first: String, late: (_ number: Int) -> String,
+    overlap: (_ number: Int) -> String, finish: (_ number: Int, _ write: Bool) -> Void,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> Bool? {
+    var overlapped = false
+    for number in 1...count {
+        guard started(number, 2) else {
+            recordTimeout(number == 1 ? first : late(number), sourceLocation: sourceLocation)
+            return nil
+        }
+        if number < count, !overlapped, started(number + 1, 0.1) {
+            overlapped = true
+            recordIssue(Comment(rawValue: overlap(number)), sourceLocation: sourceLocation)
+        }
+        finish(number, !overlapped)
+    }
+    return overlapped
+}
+
+/// For an exit test's child, the "released with … waiting" tests: lets `count` things asked for
+/// through one at a time, whoever holds the object asked: waits for each to start (a time-out,
+/// `first` or `late(n)`, when the first or the n-th did not within 2 s), says `overlap(n)` when the
+/// next one started while the n-th was still running, and finishes the n-th (`finish(n)`: a
+/// sentence ends the child).
+func childOneAtATime(
+    _ count: Int, started: (_ number: Int, _ seconds: Double) -> Bool, first: String, late: (_ number: Int) -> String,
+    overlap: (_ number: Int) -> String, finish: (_ number: Int) -> String?
+) -> String? {
+    for number in 1...count {
+        guard started(number, 2) else { return childTimedOut(number == 1 ? first : late(number)) }
+        if number < count, started(number + 1, 0.1) { return overlap(number) }
+        if let problem = finish(number) { return problem }
+    }
+    return nil
+}
+
+/// Whether the first `count` jobs start at the same time: `startedInTime()` waits (bounded) for
+/// them; when they do not, records a time-out saying `none` if `started()` is 0, or else
+/// `fewer(started())` — the limiter ran fewer jobs at once than it may.
+func firstJobsStart(
+    _ startedInTime: () -> Bool, started: () -> Int, none: String, fewer: (_ started: Int) -> String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> Bool {
+    if startedInTime() { return true }
+    let count = started()
+    if count == 0 {
+        recordTimeout(none, sourceLocation: sourceLocation)
+    } else {
+        recordIssue(Comment(rawValue: fewer(count)), sourceLocation: sourceLocation)
+    }
+    return false
+}
+
+/// The verdicts of the "what one left is seen by the next" tests, over `count` requests (or jobs):
+/// each saw what its caller wrote (`notes`: 1, 2, …), and, when none overlapped, what the one before
+/// it left (`previous`: 0, 1, …); `notesWrong` and `previousWrong` say what was seen instead.
+func verifyHandOver(
+    _ count: Int, notes: [Int], previous: [Int], overlapped: Bool,
+    notesWrong: (_ notes: [Int]) -> String, previousWrong: (_ previous: [Int]) -> String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    verify(notes == Array(1...count), Comment(rawValue: notesWrong(notes)), sourceLocation: sourceLocation)
+    if !overlapped {
+        verify(previous == Array(0..<count), Comment(rawValue: previousWrong(previous)), sourceLocation: sourceLocation)
+    }
+}

@@ -53,17 +53,15 @@ func writerAndReaderTakingTurns(
     let turns = Turns()
     let problems = Tally<String>()
     guard gatedThreads(threads: 2, iterations: 200, seconds: 3, { thread, round in
-        guard turns.wait(for: 2 * round + thread) else {
-            problems.append(childTimedOut("turn \(2 * round + thread) never came"))
-            return
+        let missed = turns.take(thread, inRound: round) { _ in
+            if thread == 0 {
+                write(value(round))
+            } else {
+                let seen = read(), expected = value(round)
+                if seen != expected { problems.append("read \(said(seen)) right after token = \(said(expected))") }
+            }
         }
-        if thread == 0 {
-            write(value(round))
-        } else {
-            let seen = read(), expected = value(round)
-            if seen != expected { problems.append("read \(said(seen)) right after token = \(said(expected))") }
-        }
-        turns.pass(to: 2 * round + thread + 1)
+        if let missed { problems.append(childTimedOut("turn \(missed) never came")) }
     }) else { return childTimedOut("the writer and the reader did not finish within 3 s") }
     guard let first = problems.all.first else { return nil }
     if isChildTimeout(first) { return first }

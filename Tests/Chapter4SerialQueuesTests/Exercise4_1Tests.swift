@@ -8,6 +8,17 @@ import WorkbookTestSupport
 
 @Suite("4.1 TokenStore.token — a serial queue as a lock", .gradedUnderTSan)
 struct Exercise4_1Tests {
+    /// Said when the store's queue cannot be found.
+    static let noQueue = "TokenStore has no stored `queue` any more; keep `let queue` and do every access to `cachedToken` on it (4.2's update relies on it)"
+
+    /// For a child: holds `store`'s queue with a plain block of the test until `release` fires;
+    /// the sentence to return when that cannot be done.
+    static func holdQueue(of store: TokenStore, until release: Signal) -> String? {
+        guard let queue = queueProperty(of: store) else { return noQueue }
+        guard occupy(queue, until: release) else { return "a block the test put on the store's queue did not start within 2 s" }
+        return nil
+    }
+
     static let syncInsideSync =
         "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue — it would wait for itself forever (the crash report on Apple platforms says \"dispatch_sync called on queue already owned by current thread\"; on Linux the process just traps, with no message). Inside the setter's or the getter's `queue.sync { … }`: which name there runs the getter or the setter, and so asks for the queue again?"
 
@@ -22,24 +33,15 @@ struct Exercise4_1Tests {
                     return "after token = \"abc\", token read \(String(describing: store.value.token))"
                 }
                 // Set on another thread; read here once that set has returned.
-                let setThere = Signal()
-                startThread {
-                    store.value.token = "from another thread"
-                    setThere.fire()
-                }
-                guard setThere.happens(within: 2) else { return "setting token on another thread did not return within 2 s" }
+                guard finishes({ store.value.token = "from another thread" }) else { return "setting token on another thread did not return within 2 s" }
                 let seenHere = store.value.token
                 if seenHere != "from another thread" {
                     return "another thread set token = \"from another thread\" and returned; this thread then read \(String(describing: seenHere))"
                 }
                 // Set here; read on another thread.
                 store.value.token = "xyz"
-                let seenThere = Tally<String?>(), readThere = Signal()
-                startThread {
-                    seenThere.append(store.value.token)
-                    readThere.fire()
-                }
-                guard readThere.happens(within: 2) else { return "reading token on another thread did not return within 2 s" }
+                let seenThere = Tally<String?>()
+                guard finishes({ seenThere.append(store.value.token) }) else { return "reading token on another thread did not return within 2 s" }
                 if seenThere.all != ["xyz"] {
                     return "after token = \"xyz\" returned, another thread read \(seenThere.all.first.map { String(describing: $0) } ?? "nothing")"
                 }
@@ -89,15 +91,9 @@ struct Exercise4_1Tests {
         let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let store = Unchecked(TokenStore())
-                guard let queue = queueProperty(of: store.value) else {
-                    return "TokenStore has no stored `queue` any more; keep `let queue` and do every access to `cachedToken` on it (4.2's update relies on it)"
-                }
-                let release = Signal(), returned = Signal()
-                guard occupy(queue, until: release) else { return "a block the test put on the store's queue did not start within 2 s" }
-                startThread {
-                    _ = store.value.token
-                    returned.fire()
-                }
+                let release = Signal()
+                if let problem = Exercise4_1Tests.holdQueue(of: store.value, until: release) { return problem }
+                let returned = startThreadSignalling { _ = store.value.token }
                 // While the test's block holds the queue, a getter that reads on `queue` must wait.
                 let tooEarly = returned.happens(within: 0.2)
                 release.fire()
@@ -125,23 +121,15 @@ struct Exercise4_1Tests {
             runInChild(seconds: 8, cutShort: cutShort) {
                 for newValue in ["after", nil] as [String?] {
                     let store = Unchecked(TokenStore())
-                    guard let queue = queueProperty(of: store.value) else {
-                        return "TokenStore has no stored `queue` any more; keep `let queue` and do every access to `cachedToken` on it (4.2's update relies on it)"
-                    }
+                    guard queueProperty(of: store.value) != nil else { return Exercise4_1Tests.noQueue }
                     store.value.token = "before"
-                    let release = Signal(), read = Signal(), setReturned = Signal()
+                    let release = Signal()
                     let seen = Tally<String?>()
-                    guard occupy(queue, until: release) else { return "a block the test put on the store's queue did not start within 2 s" }
+                    if let problem = Exercise4_1Tests.holdQueue(of: store.value, until: release) { return problem }
                     // A read made first waits behind the test's block — ahead of the set made next.
-                    startThread {
-                        seen.append(store.value.token)
-                        read.fire()
-                    }
+                    let read = startThreadSignalling { seen.append(store.value.token) }
                     usleep(400_000)
-                    startThread {
-                        store.value.token = newValue
-                        setReturned.fire()
-                    }
+                    let setReturned = startThreadSignalling { store.value.token = newValue }
                     // A set that waits for the queue (`sync`) is still waiting here; one that went
                     // to the queue with `async` has returned, but its block runs after the read.
                     let returnedWhileHeld = setReturned.happens(within: 0.2)

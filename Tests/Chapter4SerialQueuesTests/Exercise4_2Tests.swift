@@ -109,17 +109,14 @@ struct Exercise4_2Tests {
                 let turns = Turns()
                 let problems = Tally<String>()
                 guard runConcurrently(threads: 2, iterations: 200, "two threads taking turns", { thread, iteration in
-                    let turn = 2 * iteration + thread
-                    guard turns.wait(for: turn) else {
-                        problems.append("turn \(turn) never came")
-                        return
+                    let missed = turns.take(thread, inRound: iteration) { turn in
+                        store.value.update { current in
+                            let seen = current.flatMap { Int($0) } ?? 0
+                            if seen != turn { problems.append("update \(turn + 1) was given \(current ?? "nil"); the update before it had left \(turn)") }
+                            return Exercise4_2Tests.addOne(current)
+                        }
                     }
-                    store.value.update { current in
-                        let seen = current.flatMap { Int($0) } ?? 0
-                        if seen != turn { problems.append("update \(turn + 1) was given \(current ?? "nil"); the update before it had left \(turn)") }
-                        return Exercise4_2Tests.addOne(current)
-                    }
-                    turns.pass(to: turn + 1)
+                    if let missed { problems.append("turn \(missed) never came") }
                 }) else { return "the two threads did not finish within 5 s" }
                 if let problem = problems.all.first { return problem }
                 let final = Exercise4_2Tests.token(of: store.value)

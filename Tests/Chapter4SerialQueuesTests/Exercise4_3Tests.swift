@@ -19,6 +19,21 @@ struct Exercise4_3Tests {
     static let waitsForItself =
         "A block running on the cache's queue waits for the same queue: a `sync(flags: .barrier)` inside a read (or any block of `queue`) waits for that very block to finish, forever."
 
+    /// For a child: a new cache, `value` written for `key` and read back, whose queue a read of the
+    /// test's own (a plain block) then holds until `release` fires; `body` goes on from there. A design
+    /// without the starter's `queue` cannot be held: the other tests still judge it (`nil`).
+    static func withQueueHeld(
+        _ value: String, forKey key: String, until release: Signal,
+        _ body: (Unchecked<SettingsCache>) -> String?
+    ) -> String? {
+        let cache = Unchecked(SettingsCache())
+        guard let queue = queueProperty(of: cache.value) else { return nil }
+        cache.value.setValue(value, forKey: key)
+        guard cache.value.value(forKey: key) == value else { return "a read right after a write did not see it" }
+        guard occupy(queue, until: release) else { return "a read the test put on the cache's queue did not start within 2 s" }
+        return body(cache)
+    }
+
     @Test("a value set is read back, on this thread and another; nil removes it")
     func readsBackWhatWasSet() async {
         let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
@@ -30,21 +45,12 @@ struct Exercise4_3Tests {
                 if here != "dark" {
                     return "value(forKey:) right after setValue(\"dark\", forKey:) read \(here ?? "nil"); a read after a write must see it"
                 }
-                let seen = Tally<String?>(), done = Signal()
-                startThread {
-                    seen.append(cache.value.value(forKey: "theme"))
-                    done.fire()
-                }
-                guard done.happens(within: 2) else { return "a thread reading the cache did not finish within 2 s" }
+                let seen = Tally<String?>()
+                guard finishes({ seen.append(cache.value.value(forKey: "theme")) }) else { return "a thread reading the cache did not finish within 2 s" }
                 if seen.all != ["dark"] { return "another thread read \(seen.all.first.map { $0 ?? "nil" } ?? "nothing") after the write; it must read \"dark\"" }
 
                 // A write made on another thread is seen here once it has returned.
-                let wrote = Signal()
-                startThread {
-                    cache.value.setValue("light", forKey: "theme")
-                    wrote.fire()
-                }
-                guard wrote.happens(within: 2) else { return "setValue on another thread did not return within 2 s" }
+                guard finishes({ cache.value.setValue("light", forKey: "theme") }) else { return "setValue on another thread did not return within 2 s" }
                 let after = cache.value.value(forKey: "theme")
                 if after != "light" { return "another thread's setValue(\"light\", forKey:) returned; this thread then read \(after ?? "nil")" }
 
@@ -60,27 +66,19 @@ struct Exercise4_3Tests {
     func readsRunSideBySide() async {
         let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
-                let cache = Unchecked(SettingsCache())
-                // A design without the starter's `queue` cannot be measured this way; the other tests
-                // still judge it.
-                guard let queue = queueProperty(of: cache.value) else { return nil }
-                cache.value.setValue("on", forKey: "sync")
-                guard cache.value.value(forKey: "sync") == "on" else { return "a read right after a write did not see it" }
                 // The test's own read: a plain block on the cache's queue that stays there.
-                let release = Signal(), returned = Signal()
-                guard occupy(queue, until: release) else { return "a read the test put on the cache's queue did not start within 2 s" }
-                let seen = Tally<String?>()
-                startThread {
-                    seen.append(cache.value.value(forKey: "sync"))
-                    returned.fire()
+                let release = Signal()
+                return Exercise4_3Tests.withQueueHeld("on", forKey: "sync", until: release) { cache in
+                    let seen = Tally<String?>()
+                    let returned = startThreadSignalling { seen.append(cache.value.value(forKey: "sync")) }
+                    let sideBySide = returned.happens(within: 1)
+                    release.fire()
+                    guard sideBySide else {
+                        return "value(forKey:) waited while another read was running on the cache's queue: reads do not run side by side. What kind of queue is yours, and how is a read submitted to it?"
+                    }
+                    if seen.all != ["on"] { return "a read next to another read returned \(seen.all.first.map { $0 ?? "nil" } ?? "nothing"); it must return \"on\"" }
+                    return nil
                 }
-                let sideBySide = returned.happens(within: 1)
-                release.fire()
-                guard sideBySide else {
-                    return "value(forKey:) waited while another read was running on the cache's queue: reads do not run side by side. What kind of queue is yours, and how is a read submitted to it?"
-                }
-                if seen.all != ["on"] { return "a read next to another read returned \(seen.all.first.map { $0 ?? "nil" } ?? "nothing"); it must return \"on\"" }
-                return nil
             }
         }
         judgeChild(result, "Reading while another read runs", ifItCrashed: Self.syncInsideSync, ifItHung: Self.waitsForItself)
@@ -102,19 +100,17 @@ struct Exercise4_3Tests {
                 guard runConcurrently(threads: 2, iterations: 200, "a writer and a reader taking turns", { thread, iteration in
                     let key = keys[iteration % keys.count]
                     let expected: String? = iteration % 4 == 3 ? nil : "v\(iteration)"
-                    guard turns.wait(for: 2 * iteration + thread) else {
-                        problems.append("turn \(2 * iteration + thread) never came")
-                        return
-                    }
-                    if thread == 0 {
-                        cache.value.setValue(expected, forKey: key)
-                    } else {
-                        let seen = cache.value.value(forKey: key)
-                        if seen != expected {
-                            problems.append("read \(seen ?? "nil") right after \(expected.map { "\($0) was written" } ?? "the key was removed")")
+                    let missed = turns.take(thread, inRound: iteration) { _ in
+                        if thread == 0 {
+                            cache.value.setValue(expected, forKey: key)
+                        } else {
+                            let seen = cache.value.value(forKey: key)
+                            if seen != expected {
+                                problems.append("read \(seen ?? "nil") right after \(expected.map { "\($0) was written" } ?? "the key was removed")")
+                            }
                         }
                     }
-                    turns.pass(to: 2 * iteration + thread + 1)
+                    if let missed { problems.append("turn \(missed) never came") }
                 }) else { return "the writer and the reader did not finish within 5 s" }
                 if problems.all.isEmpty { return nil }
                 return "the reader did not see the write just before it: \(problems.all.prefix(3))"
@@ -127,46 +123,37 @@ struct Exercise4_3Tests {
     func readsFromWorkItemsBehindAWrite() async {
         let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 5, cutShort: cutShort) {
-                let cache = Unchecked(SettingsCache())
-                // A design without the starter's `queue` cannot be set up this way; the other tests
-                // still judge it.
-                guard let queue = queueProperty(of: cache.value) else { return nil }
-                cache.value.setValue("old", forKey: "mode")
-                guard cache.value.value(forKey: "mode") == "old" else { return "a read right after a write did not see it" }
                 // 1. The test's own read holds the cache's queue, so the next write has to wait.
                 let release = Signal()
-                guard occupy(queue, until: release) else { return "a read the test put on the cache's queue did not start within 2 s" }
-                // 2. A write arrives from a thread of the test. It may return at once or wait for
-                //    the read; either way, nothing else writes while the readers below run.
-                let wrote = Signal()
-                startThread {
-                    cache.value.setValue("new", forKey: "mode")
-                    wrote.fire()
+                return Exercise4_3Tests.withQueueHeld("old", forKey: "mode", until: release) { cache in
+                    // 2. A write arrives from a thread of the test. It may return at once or wait for
+                    //    the read; either way, nothing else writes while the readers below run.
+                    let wrote = startThreadSignalling { cache.value.setValue("new", forKey: "mode") }
+                    _ = wrote.happens(within: 0.2)
+                    // 3. Forty reads arrive as GCD work items, as they would from an app's own queues.
+                    //    Each one takes a worker thread of libdispatch's pool and waits there, in
+                    //    `value(forKey:)`, behind the write.
+                    let readers = DispatchQueue(label: "workbook.test.readers", attributes: .concurrent)
+                    let group = DispatchGroup()
+                    let seen = Tally<String?>()
+                    for _ in 0..<40 {
+                        readers.async(group: group) { seen.append(cache.value.value(forKey: "mode")) }
+                    }
+                    // Not a synchronization of the code under test: time for the readers to reach it.
+                    Thread.sleep(forTimeInterval: 0.1)
+                    // 4. The queue is free: the write, then every read, must now be able to run.
+                    release.fire()
+                    guard group.wait(timeout: .now() + 2) == .success else {
+                        return childTimedOut("40 reads sent from GCD work items were still waiting 2 s after the cache's queue became free. They hold the pool's worker threads while they wait behind the write; a write that needs a worker of its own to run cannot start, and on Linux the pool grows by about one thread a second. Read \"Blocked workers\" in the chapter's README.")
+                    }
+                    guard wrote.happens(within: 1) else {
+                        return childTimedOut("setValue did not return within 1 s after the reads behind it had finished")
+                    }
+                    if let odd = seen.all.first(where: { $0 != "old" && $0 != "new" }) {
+                        return "a read returned \(odd ?? "nil"); only \"old\" and \"new\" were ever stored"
+                    }
+                    return nil
                 }
-                _ = wrote.happens(within: 0.2)
-                // 3. Forty reads arrive as GCD work items, as they would from an app's own queues.
-                //    Each one takes a worker thread of libdispatch's pool and waits there, in
-                //    `value(forKey:)`, behind the write.
-                let readers = DispatchQueue(label: "workbook.test.readers", attributes: .concurrent)
-                let group = DispatchGroup()
-                let seen = Tally<String?>()
-                for _ in 0..<40 {
-                    readers.async(group: group) { seen.append(cache.value.value(forKey: "mode")) }
-                }
-                // Not a synchronization of the code under test: time for the readers to reach it.
-                Thread.sleep(forTimeInterval: 0.1)
-                // 4. The queue is free: the write, then every read, must now be able to run.
-                release.fire()
-                guard group.wait(timeout: .now() + 2) == .success else {
-                    return childTimedOut("40 reads sent from GCD work items were still waiting 2 s after the cache's queue became free. They hold the pool's worker threads while they wait behind the write; a write that needs a worker of its own to run cannot start, and on Linux the pool grows by about one thread a second. Read \"Blocked workers\" in the chapter's README.")
-                }
-                guard wrote.happens(within: 1) else {
-                    return childTimedOut("setValue did not return within 1 s after the reads behind it had finished")
-                }
-                if let odd = seen.all.first(where: { $0 != "old" && $0 != "new" }) {
-                    return "a read returned \(odd ?? "nil"); only \"old\" and \"new\" were ever stored"
-                }
-                return nil
             }
         }
         judgeChild(result, "Forty reads from GCD work items behind a waiting write", ifItCrashed: Self.syncInsideSync, ifItHung: Self.waitsForItself)
@@ -191,12 +178,10 @@ struct Exercise4_3Tests {
                 let turns = Turns()
                 let lost = Tally<String>()
                 guard gatedThreads(threads: 2, iterations: 500, seconds: 3, { thread, iteration in
-                    guard turns.wait(for: 2 * iteration + thread) else {
-                        lost.append(childTimedOut("two threads writing settings in turns: turn \(2 * iteration + thread) never came"))
-                        return
+                    let missed = turns.take(thread, inRound: iteration) { _ in
+                        cache.value.setValue("w\(iteration)", forKey: keys[thread][iteration % 4])
                     }
-                    cache.value.setValue("w\(iteration)", forKey: keys[thread][iteration % 4])
-                    turns.pass(to: 2 * iteration + thread + 1)
+                    if let missed { lost.append(childTimedOut("two threads writing settings in turns: turn \(missed) never came")) }
                 }) else { return childTimedOut("the two writers did not finish within 3 s") }
                 if let first = lost.all.first { return first }
                 for key in keys.joined() {

@@ -32,6 +32,20 @@ struct Exercise4_4Tests {
         return nil
     }
 
+    /// For a child: the batches `write` got (``batchProblem(_:capacity:)``), then whether they, the
+    /// batches `flushed` and a last flush of `log` give back each of the `recorded` events exactly
+    /// once. `lost(back, different)` says otherwise: how many events came back, how many different.
+    static func everyEventBack(
+        _ written: Tally<[String]>, _ flushed: Tally<[String]> = Tally(), from log: EventLog, capacity: Int, recorded: [String],
+        lost: ((_ back: Int, _ different: Int) -> String)? = nil
+    ) -> String? {
+        if let problem = batchProblem(written.all, capacity: capacity) { return problem }
+        let all = Array(written.all.joined()) + Array(flushed.all.joined()) + log.flush()
+        if all.count == recorded.count && Set(all) == Set(recorded) { return nil }
+        return lost?(all.count, Set(all).count)
+            ?? "\(recorded.count) events were recorded, but write and the flushes gave back \(all.count) (\(Set(all).count) different ones); each event must come back exactly once"
+    }
+
     @Test("flush returns what was recorded, oldest first, and empties the log; write is not called")
     func flushReturnsBufferedEvents() async {
         let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
@@ -97,11 +111,10 @@ struct Exercise4_4Tests {
                 guard runConcurrently(threads: 4, iterations: 500, "recording", { thread, iteration in
                     log.value.record("\(thread)-\(iteration)")
                 }) else { return "the recording threads did not finish within 5 s" }
-                if let problem = Exercise4_4Tests.batchProblem(written.all, capacity: 8) { return problem }
-                let all = written.all.joined() + log.value.flush()
-                let expected = Set((0..<4).flatMap { thread in (0..<500).map { "\(thread)-\($0)" } })
-                if all.count == 2_000 && Set(all) == expected { return nil }
-                return "2 000 events were recorded, but write and a final flush() gave back \(all.count) (\(Set(all).count) different ones); each event must come back exactly once"
+                let recorded = (0..<4).flatMap { thread in (0..<500).map { "\(thread)-\($0)" } }
+                return Exercise4_4Tests.everyEventBack(written, from: log.value, capacity: 8, recorded: recorded) { back, different in
+                    "2 000 events were recorded, but write and a final flush() gave back \(back) (\(different) different ones); each event must come back exactly once"
+                }
             }
         }
         judgeChild(result, "Four threads recording 2 000 events into a log of capacity 8", ifItCrashed: Self.syncInsideSync)
@@ -160,11 +173,10 @@ struct Exercise4_4Tests {
                         log.value.record("\(thread)-\(iteration)")
                     }
                 }) else { return "the recording and flushing threads did not finish within 5 s" }
-                if let problem = Exercise4_4Tests.batchProblem(written.all, capacity: 8) { return problem }
-                let all = Array(written.all.joined()) + Array(flushed.all.joined()) + log.value.flush()
-                let expected = Set((0..<3).flatMap { thread in (0..<400).map { "\(thread)-\($0)" } })
-                if all.count == 1_200 && Set(all) == expected { return nil }
-                return "1 200 events were recorded while another thread flushed, but write and the flushes gave back \(all.count) (\(Set(all).count) different ones); each event must come back exactly once — flush empties the buffer on the queue too"
+                let recorded = (0..<3).flatMap { thread in (0..<400).map { "\(thread)-\($0)" } }
+                return Exercise4_4Tests.everyEventBack(written, flushed, from: log.value, capacity: 8, recorded: recorded) { back, different in
+                    "1 200 events were recorded while another thread flushed, but write and the flushes gave back \(back) (\(different) different ones); each event must come back exactly once — flush empties the buffer on the queue too"
+                }
             }
         }
         judgeChild(result, "Flushing while three threads record", ifItCrashed: Self.syncInsideSync)
@@ -185,23 +197,18 @@ struct Exercise4_4Tests {
                 let turns = Turns()
                 let problems = Tally<String>()
                 guard runConcurrently(threads: 2, iterations: 150, "two threads taking turns", { thread, iteration in
-                    guard turns.wait(for: 2 * iteration + thread) else {
-                        problems.append("turn \(2 * iteration + thread) never came")
-                        return
+                    let missed = turns.take(thread, inRound: iteration) { _ in
+                        if thread == 0 && iteration % 3 == 2 {
+                            flushed.append(log.value.flush())
+                        } else {
+                            log.value.record("\(thread)-\(iteration)")
+                        }
                     }
-                    if thread == 0 && iteration % 3 == 2 {
-                        flushed.append(log.value.flush())
-                    } else {
-                        log.value.record("\(thread)-\(iteration)")
-                    }
-                    turns.pass(to: 2 * iteration + thread + 1)
+                    if let missed { problems.append("turn \(missed) never came") }
                 }) else { return "the two threads did not finish within 5 s" }
                 if let problem = problems.all.first { return problem }
-                if let problem = Exercise4_4Tests.batchProblem(written.all, capacity: 2) { return problem }
-                let all = Array(written.all.joined()) + Array(flushed.all.joined()) + log.value.flush()
-                let expected = Set((0..<150).map { "1-\($0)" } + (0..<150).filter { $0 % 3 != 2 }.map { "0-\($0)" })
-                if all.count == expected.count && Set(all) == expected { return nil }
-                return "\(expected.count) events were recorded, but write and the flushes gave back \(all.count) (\(Set(all).count) different ones); each event must come back exactly once"
+                let recorded = (0..<150).map { "1-\($0)" } + (0..<150).filter { $0 % 3 != 2 }.map { "0-\($0)" }
+                return Exercise4_4Tests.everyEventBack(written, flushed, from: log.value, capacity: 2, recorded: recorded)
             }
         }
         judgeChild(result, "Two threads taking turns recording and flushing", ifItCrashed: Self.syncInsideSync)
@@ -234,17 +241,13 @@ struct Exercise4_4Tests {
         let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(cutShort: cutShort) {
                 let written = Tally<[String]>()
-                let other = Signal()
                 let holder = LogHolder()
                 holder.log = EventLog(capacity: 2) { batch in
                     written.append(batch)
                     // Hand the log to another thread, and wait for it — as code that delivers the
                     // batch somewhere else might. This waits longer than the child's bound: if that
                     // thread cannot get in, the child hangs, as a real program would.
-                    startThread {
-                        holder.log?.record("from another thread")
-                        other.fire()
-                    }
+                    let other = startThreadSignalling { holder.log?.record("from another thread") }
                     _ = other.happens(within: 10)
                 }
                 holder.log?.record("a")
@@ -292,11 +295,7 @@ extension Exercise4_4Tests {
                         return nil
                     }
                     let check: () -> String? = {
-                        if let problem = Exercise4_4Tests.batchProblem(written.all, capacity: 4) { return problem }
-                        let all = Array(written.all.joined()) + Array(flushed.all.joined()) + log.value.flush()
-                        let expected = recorded.all
-                        if all.count == expected.count && Set(all) == Set(expected) { return nil }
-                        return "\(expected.count) events were recorded, but write and the flushes gave back \(all.count) (\(Set(all).count) different ones); each event must come back exactly once"
+                        Exercise4_4Tests.everyEventBack(written, flushed, from: log.value, capacity: 4, recorded: recorded.all)
                     }
                     return (call, check)
                 }
@@ -352,11 +351,7 @@ extension Exercise4_4Tests {
                     holder.log = EventLog(capacity: 2) { batch in
                         written.append(batch)
                         if onAnotherThread {
-                            let done = Signal()
-                            startThread {
-                                flushedInWrite.append(holder.log?.flush() ?? [])
-                                done.fire()
-                            }
+                            let done = startThreadSignalling { flushedInWrite.append(holder.log?.flush() ?? []) }
                             // Longer than the child's bound: a flush that cannot get in hangs the child.
                             _ = done.happens(within: 10)
                         } else {

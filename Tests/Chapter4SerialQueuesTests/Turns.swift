@@ -26,3 +26,17 @@ final class Turns: Sendable {
         turn.store(number, ordering: .relaxed)
     }
 }
+
+@available(macOS 15.0, *)
+extension Turns {
+    /// Thread `thread`'s turn in `round` when two threads take turns (turn 2 × round + thread): waits
+    /// for it, runs `body` with its number, and hands the turn on. Returns `nil`, or the turn that did
+    /// not come within 2 s — `body` then did not run.
+    func take(_ thread: Int, inRound round: Int, _ body: (_ turn: Int) -> Void) -> Int? {
+        let turn = 2 * round + thread
+        guard wait(for: turn) else { return turn }
+        body(turn)
+        pass(to: turn + 1)
+        return nil
+    }
+}
