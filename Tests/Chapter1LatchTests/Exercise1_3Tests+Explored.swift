@@ -12,6 +12,9 @@ import WorkbookWire
 // latch — and one run records what happened; `check` then holds the record to each clause of the
 // header, and names the clause it broke.
 extension Exercise1_3Tests: ExploredContract {
+    static let exploring = "Exploring scenarios of the latch's contract"
+    static var ifItCrashed: String { unbalancedLeave }
+
     /// What a `notify` block does with the latch (the contract allows all of it).
     enum Reentry: String, CaseIterable, Sendable {
         case none, readsCount, countsDown, waits, notifiesAgain
@@ -310,10 +313,5 @@ extension Exercise1_3Tests: ExploredContract {
     }
 
     @Test("explored: counts 0 to 40, calls from threads and every kind of queue (main too), every deadline, notify on every queue, blocks that hold or use the latch")
-    func explored() async {
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Exercise1_3Tests.self, "Exercise1_3Tests/explored", cutShort: cutShort)
-        }
-        judgeChild(result, "Exploring scenarios of the latch's contract", ifItCrashed: Self.unbalancedLeave)
-    }
+    func explored() async { await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in exploreInChild(Self.self, cutShort: cutShort) }) }
 }

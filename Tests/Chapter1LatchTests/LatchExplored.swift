@@ -14,7 +14,7 @@ import WorkbookWire
 // (Visibility is not judged here: the record's own lock orders every call before whenZero. The
 // suites' visibility tests judge it, with nothing of the test's in between.)
 
-struct LatchScenario: Sendable, Equatable, CustomStringConvertible {
+struct LatchScenario: VariedScenario, Equatable {
     enum WhenZero: String, CaseIterable, Sendable {
         case returns
         /// Calls the block itself (that call does nothing).
@@ -32,22 +32,22 @@ struct LatchScenario: Sendable, Equatable, CustomStringConvertible {
         var falseAt: Int?
     }
 
+    /// Whether the exercise's latch passes a Bool (1.2) or not (1.1, whose whenZero is given `true`).
+    var bools: Bool
     var count: Int
     var whenZero: WhenZero
     var callers: [Caller]
 
     var calls: Int { callers.map(\.calls).reduce(0, +) }
 
-    func description(withBools: Bool) -> String {
+    var description: String {
         var parts = ["a latch of \(count) whose whenZero " + Self.phrase(whenZero)]
         for caller in callers {
             parts.append("\(caller.site) calls it \(caller.calls) time\(caller.calls == 1 ? "" : "s")"
-                + (withBools ? (caller.falseAt.map { ", passing false in call \($0 + 1) and true otherwise" } ?? ", passing true") : ""))
+                + (bools ? (caller.falseAt.map { ", passing false in call \($0 + 1) and true otherwise" } ?? ", passing true") : ""))
         }
         return parts.joined(separator: "; ")
     }
-
-    var description: String { description(withBools: callers.contains { $0.falseAt != nil }) }
 
     static func phrase(_ whenZero: WhenZero) -> String {
         switch whenZero {
@@ -58,29 +58,29 @@ struct LatchScenario: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    static func generate(_ random: inout Seeded, bools: Bool) -> LatchScenario {
+    static func generate(_ random: inout Seeded, _ bools: Bool) -> LatchScenario {
         let count = random.pick([0, 1, 1, 2, 3, 7, 40])
         let callers = (0..<random.pick([1, 2, 3, 4])).map { _ -> Caller in
             let calls = random.pick([0, 1, 2, 5, 12])
             return Caller(site: random.pick(CallSite.allCases), calls: calls,
                           falseAt: bools && calls > 0 && random.chance(0.4) ? Int.random(in: 0..<calls, using: &random) : nil)
         }
-        return LatchScenario(count: count, whenZero: random.pick(WhenZero.allCases), callers: callers)
+        return LatchScenario(bools: bools, count: count, whenZero: random.pick(WhenZero.allCases), callers: callers)
     }
 
     /// Corners: exactly `count` calls from the main queue and elsewhere, then past zero, with a
     /// whenZero that uses the block while others wait.
-    static func corners(bools: Bool) -> [LatchScenario] {
+    static func corners(_ bools: Bool) -> [LatchScenario] {
         [WhenZero.callsTheBlock, .waitsForAnotherThreadsCall, .holdsOn].flatMap { whenZero in
             [
-                LatchScenario(count: 6, whenZero: whenZero, callers: [
+                LatchScenario(bools: bools, count: 6, whenZero: whenZero, callers: [
                     Caller(site: .mainQueue, calls: 3, falseAt: bools ? 2 : nil), Caller(site: .thread, calls: 3, falseAt: nil),
                 ]),
-                LatchScenario(count: 2, whenZero: whenZero, callers: [
+                LatchScenario(bools: bools, count: 2, whenZero: whenZero, callers: [
                     Caller(site: .concurrentQueue, calls: 5, falseAt: nil), Caller(site: .globalQueue, calls: 5, falseAt: nil),
                 ]),
             ]
-        } + [LatchScenario(count: 0, whenZero: .callsTheBlock, callers: [Caller(site: .mainQueue, calls: 2, falseAt: nil)])]
+        } + [LatchScenario(bools: bools, count: 0, whenZero: .callsTheBlock, callers: [Caller(site: .mainQueue, calls: 2, falseAt: nil)])]
     }
 
     static func shrink(_ scenario: LatchScenario) -> [LatchScenario] {
@@ -101,12 +101,6 @@ struct LatchScenario: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A scenario with the Bools shown, for 1.2.
-struct AnimationLatchScenario: Sendable, Equatable, CustomStringConvertible {
-    var scenario: LatchScenario
-    var description: String { scenario.description(withBools: true) }
-}
-
 /// What one run saw, under one lock.
 private final class LatchRecord: @unchecked Sendable {
     private let lock = NSLock()
@@ -124,9 +118,9 @@ private final class LatchRecord: @unchecked Sendable {
 }
 
 /// One run of `scenario` through `make`, the exercise's `makeLatch` seen as taking and passing a
-/// Bool; `bools` says whether the exercise has one (1.2) or not (1.1, whose whenZero is given `true`).
+/// Bool (``LatchScenario/bools``).
 func runLatch(
-    _ scenario: LatchScenario, bools: Bool,
+    _ scenario: LatchScenario,
     make: @escaping @Sendable (Int, @escaping (Bool) -> Void) -> (Bool) -> Void
 ) -> Violation? {
     let record = LatchRecord()
@@ -217,7 +211,7 @@ func runLatch(
             return Violation(clause: "`whenZero` runs on the thread that makes the `count`-th call: not earlier.",
                              observed: "whenZero ran when only \(fired.callsBegun) of \(scenario.count) calls had been made.")
         }
-        if bools {
+        if scenario.bools {
             let anyFalse = scenario.callers.contains { $0.falseAt != nil }
             let want: Bool? = scenario.count == 0 || !anyFalse ? true : (everyCallCounted ? false : nil)
             if let want, fired.value != want {

@@ -12,6 +12,9 @@ import WorkbookWire
 // block sent to the queue, or held and let go together, and completions that call runAll again; one
 // run records what happened, and the record is held to each clause of the header.
 extension Exercise2_1Tests: ExploredContract {
+    static let exploring = "Exploring scenarios of runAll's contract"
+    static let ifItCrashed = "libdispatch stops a program that calls `sync` on the serial queue already running the caller, and one that calls `leave()` on a group more often than `enter()`: look at what runs on `queue`, and count what reaches `leave()`."
+
     enum Callback: String, CaseIterable, Sendable {
         case beforeReturning, anotherThread, later, throughTheQueue, held
 
@@ -61,9 +64,6 @@ extension Exercise2_1Tests: ExploredContract {
             return parts.joined(separator: "; ")
         }
     }
-
-    /// None: the generated scenarios alone.
-    static var corners: [Scenario] { [] }
 
     static func generate(_ random: inout Seeded) -> Scenario {
         Scenario(queue: random.pick(QueueKind.allCases), site: random.pick(Site.allCases),
@@ -205,11 +205,5 @@ extension Exercise2_1Tests: ExploredContract {
     }
 
     @Test("explored: lists of 0 to 30, every kind of queue (global and main too), called from a thread, the main queue or the queue itself, callbacks every way, completions that run again")
-    func explored() async {
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Exercise2_1Tests.self, "Exercise2_1Tests/explored", cutShort: cutShort)
-        }
-        judgeChild(result, "Exploring scenarios of runAll's contract",
-                   ifItCrashed: "libdispatch stops a program that calls `sync` on the serial queue already running the caller, and one that calls `leave()` on a group more often than `enter()`: look at what runs on `queue`, and count what reaches `leave()`.")
-    }
+    func explored() async { await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in exploreInChild(Self.self, cutShort: cutShort) }) }
 }

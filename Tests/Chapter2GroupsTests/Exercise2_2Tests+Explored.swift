@@ -13,6 +13,9 @@ import WorkbookWire
 // two threads at once), with no friends, one or many, and completions that fetch again; one run
 // records what happened, and the record is held to each clause of the header.
 extension Exercise2_2Tests: ExploredContract {
+    static let exploring = "Exploring scenarios of fetchApplicationContext's contract"
+    static let ifItCrashed = "libdispatch stops a program that calls `sync` on the serial queue already running the caller, and one that calls `leave()` on a group more often than `enter()`: look at what runs on `queue`, and count what reaches `leave()`."
+
     enum Answer: String, CaseIterable, Sendable {
         case beforeReturning, anotherThread, later, onTheMainQueue, held
 
@@ -230,11 +233,5 @@ extension Exercise2_2Tests: ExploredContract {
     }
 
     @Test("explored: 1 to 30 fetches, every kind of queue (global and main too), called from a thread, a global queue, the main queue or the queue itself, answers every way (held answers on two threads at once), 0, 1 or many friends, completions that fetch again")
-    func explored() async {
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Exercise2_2Tests.self, "Exercise2_2Tests/explored", cutShort: cutShort)
-        }
-        judgeChild(result, "Exploring scenarios of fetchApplicationContext's contract",
-                   ifItCrashed: "libdispatch stops a program that calls `sync` on the serial queue already running the caller, and one that calls `leave()` on a group more often than `enter()`: look at what runs on `queue`, and count what reaches `leave()`.")
-    }
+    func explored() async { await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in exploreInChild(Self.self, cutShort: cutShort) }) }
 }

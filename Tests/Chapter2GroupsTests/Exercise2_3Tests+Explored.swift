@@ -15,6 +15,9 @@ import WorkbookWire
 // run what was sent to it by then). One run records what happened, and the record is held to each
 // clause of the header.
 extension Exercise2_3Tests: ExploredContract {
+    static let exploring = "Exploring scenarios of VideoLibrary.load's contract"
+    static let ifItCrashed = "libdispatch stops a program that calls `sync` on the serial queue already running the caller, and one that calls `leave()` on a group more often than `enter()`: count what reaches `leave()` — a failing source calls `done` once, and nothing else."
+
     enum Report: String, CaseIterable, Sendable {
         case beforeReturning, anotherThread, later, severalThreads, throughTheQueue, held
 
@@ -345,11 +348,5 @@ extension Exercise2_3Tests: ExploredContract {
     }
 
     @Test("explored: 0 to 5 sources of 0, 1 or 20 URLs or failing, reporting every way (several threads at once, held together), every kind of queue (global and main too), one or two loads from a thread, a global queue, the main queue or the queue itself, completions that load again, the library's queue busy")
-    func explored() async {
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Exercise2_3Tests.self, "Exercise2_3Tests/explored", cutShort: cutShort)
-        }
-        judgeChild(result, "Exploring scenarios of VideoLibrary.load's contract",
-                   ifItCrashed: "libdispatch stops a program that calls `sync` on the serial queue already running the caller, and one that calls `leave()` on a group more often than `enter()`: count what reaches `leave()` — a failing source calls `done` once, and nothing else.")
-    }
+    func explored() async { await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in exploreInChild(Self.self, cutShort: cutShort) }) }
 }

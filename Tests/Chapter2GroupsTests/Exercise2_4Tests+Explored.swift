@@ -12,6 +12,9 @@ import WorkbookWire
 // callback), with waitForAll called from a thread, the main queue or a global queue; the record is
 // held to each clause of the header.
 extension Exercise2_4Tests: ExploredContract {
+    static let exploring = "Exploring scenarios of waitForAll's deadline"
+    static let ifItCrashed = "libdispatch stops a program that calls `leave()` on a group more often than `enter()`: a callback that comes after the answer must not leave a group nobody entered for it."
+
     enum Callback: String, CaseIterable, Sendable {
         case beforeReturning, beforeTheDeadline, justAfterTheDeadline, afterTheAnswer, dropped
 
@@ -176,11 +179,5 @@ extension Exercise2_4Tests: ExploredContract {
     }
 
     @Test("explored: deadlines past, now, soon, further and never; callbacks before returning, before the deadline, just after it, after the answer, or never; called from a thread, the main queue or a global queue")
-    func explored() async {
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Exercise2_4Tests.self, "Exercise2_4Tests/explored", cutShort: cutShort)
-        }
-        judgeChild(result, "Exploring scenarios of waitForAll's deadline",
-                   ifItCrashed: "libdispatch stops a program that calls `leave()` on a group more often than `enter()`: a callback that comes after the answer must not leave a group nobody entered for it.")
-    }
+    func explored() async { await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in exploreInChild(Self.self, cutShort: cutShort) }) }
 }

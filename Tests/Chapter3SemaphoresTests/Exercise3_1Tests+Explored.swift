@@ -14,6 +14,9 @@ import WorkbookWire
 // request. One run records every call, every presentation and every dismissal, and the record is
 // held to each clause of the header.
 extension Exercise3_1Tests: ExploredContract {
+    static let exploring = "Exploring scenarios of the presenter's contract"
+    static var ifItCrashed: String { syncOntoUI }
+
     enum Dismiss: String, CaseIterable, Sendable {
         /// Inside screen.present(_:), before it returns.
         case duringPresent
@@ -330,10 +333,5 @@ extension Exercise3_1Tests: ExploredContract {
     }
 
     @Test("explored: a serial or the main UI queue, callers on threads and every kind of queue (the UI queue too), modals dismissed every way or held while others ask, modals that ask for more while others wait, a presenter let go")
-    func explored() async {
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Exercise3_1Tests.self, "Exercise3_1Tests/explored", cutShort: cutShort)
-        }
-        judgeChild(result, "Exploring scenarios of the presenter's contract", ifItCrashed: Self.syncOntoUI)
-    }
+    func explored() async { await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in exploreInChild(Self.self, cutShort: cutShort) }) }
 }

@@ -12,6 +12,9 @@ import WorkbookWire
 // that ask again while others wait; a service let go once everyone has asked. One run records every
 // call, every request and every answer, and the record is held to each clause of the header.
 extension Exercise3_2Tests: ExploredContract {
+    static let exploring = "Exploring scenarios of the service's contract"
+    static var ifItCrashed: String { syncOntoOwnQueue }
+
     enum Answer: String, CaseIterable, Sendable {
         /// Before fetchList returns, on the thread that called it.
         case beforeReturning
@@ -288,10 +291,5 @@ extension Exercise3_2Tests: ExploredContract {
     }
 
     @Test("explored: callers on threads and every kind of queue (main too), answers before returning, from other threads, later, on the main queue or held, completions that ask again while others wait, a service let go")
-    func explored() async {
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Exercise3_2Tests.self, "Exercise3_2Tests/explored", cutShort: cutShort)
-        }
-        judgeChild(result, "Exploring scenarios of the service's contract", ifItCrashed: Self.syncOntoOwnQueue)
-    }
+    func explored() async { await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in exploreInChild(Self.self, cutShort: cutShort) }) }
 }

@@ -12,6 +12,9 @@ import WorkbookWire
 // and jobs that call run(_:) themselves; one run records what happened, and the record is held to
 // each clause of the header.
 extension Exercise3_3Tests: ExploredContract {
+    static let exploring = "Exploring scenarios of the limiter's contract"
+    static var ifItCrashed: String { syncOntoOwnQueue }
+
     enum Done: String, CaseIterable, Sendable {
         /// done() before the job returns, on the thread that started it.
         case beforeReturning
@@ -63,9 +66,6 @@ extension Exercise3_3Tests: ExploredContract {
             }
         }
     }
-
-    /// None: the generated scenarios alone.
-    static var corners: [Scenario] { [] }
 
     static func generate(_ random: inout Seeded) -> Scenario {
         let limit = random.pick([1, 1, 2, 2, 3, 5, 16])
@@ -205,10 +205,5 @@ extension Exercise3_3Tests: ExploredContract {
     }
 
     @Test("explored: limits 1 to 16, up to 34 jobs, callers on threads and every kind of queue (main too), done() every way, held jobs let go together, jobs that run more")
-    func explored() async {
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Exercise3_3Tests.self, "Exercise3_3Tests/explored", cutShort: cutShort)
-        }
-        judgeChild(result, "Exploring scenarios of the limiter's contract", ifItCrashed: Self.syncOntoOwnQueue)
-    }
+    func explored() async { await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in exploreInChild(Self.self, cutShort: cutShort) }) }
 }

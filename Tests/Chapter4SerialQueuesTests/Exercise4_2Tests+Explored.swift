@@ -115,7 +115,13 @@ final class UpdateHistory: @unchecked Sendable {
     var all: (ran: [Ran], spans: [Int: (began: Int, returned: Int)], overlapped: Bool) { lock.withLock { (ran, spans, overlapped) } }
 }
 
-extension Exercise4_2Tests {
+extension Exercise4_2Tests: ExploredContract {
+    static let exploring = "Exploring scenarios of update's contract"
+    static var ifItCrashed: String { syncInsideSync }
+    static var corners: [UpdateScenario] { UpdateScenario.corners }
+    static func generate(_ random: inout Seeded) -> UpdateScenario { UpdateScenario.generate(&random) }
+    static func shrink(_ scenario: UpdateScenario) -> [UpdateScenario] { UpdateScenario.shrink(scenario) }
+
     static let exactlyOnce = "`update` is synchronous: it calls `transform` exactly once, before it returns, with the current token; when it returns, the store holds what `transform` returned."
     static let onTheQueue = "`transform` runs on `queue` — the queue 4.1's `token` uses."
     static let nothingBetween = "No other update, get or set comes between the read of the current token and the write of the new one: no update is lost."
@@ -129,7 +135,7 @@ extension Exercise4_2Tests {
     }
 
     /// One run of `scenario` on a fresh store; the first clause its history broke.
-    static func runUpdates(_ scenario: UpdateScenario) -> Violation? {
+    static func run(_ scenario: UpdateScenario) -> Violation? {
         let store = Unchecked(TokenStore()), other = Unchecked(TokenStore())
         guard let queue = queueProperty(of: store.value) else {
             return Violation(clause: onTheQueue, observed: "could not check this clause: TokenStore has no stored `DispatchQueue` (or more than one) for the test to find.")
@@ -219,15 +225,5 @@ extension Exercise4_2Tests {
     }
 
     @Test("explored: updates at once from threads and every kind of queue (main too), transforms that append, store nil, \"\", long or non-ASCII tokens, hold on, or use another store: each transform is handed what the one before it returned, on the store's queue, one at a time")
-    func explored() async {
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
-                exploreScenarios("Exercise4_2Tests/explored", corners: UpdateScenario.corners,
-                                 generate: { UpdateScenario.generate(&$0) },
-                                 shrink: UpdateScenario.shrink,
-                                 run: { Exercise4_2Tests.runUpdates($0) })
-            }
-        }
-        judgeChild(result, "Exploring scenarios of update's contract", ifItCrashed: Self.syncInsideSync)
-    }
+    func explored() async { await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in exploreInChild(Self.self, cutShort: cutShort) }) }
 }

@@ -12,6 +12,9 @@ import WorkbookWire
 // that holds on while the others go on recording — re-entrance while others wait. One run records
 // every call and every batch, and the record is held to each clause of the header.
 extension Exercise4_4Tests: ExploredContract {
+    static let exploring = "Exploring scenarios of the log's contract"
+    static var ifItCrashed: String { syncInsideSync }
+
     enum Call: String, Sendable { case record, flush }
 
     enum Write: String, CaseIterable, Sendable {
@@ -229,10 +232,5 @@ extension Exercise4_4Tests: ExploredContract {
     }
 
     @Test("explored: capacities below 1 to 1 000, callers on threads and every kind of queue (main too), record and flush mixed, a write that records, flushes, waits for another thread or holds on while others wait")
-    func explored() async {
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Exercise4_4Tests.self, "Exercise4_4Tests/explored", cutShort: cutShort)
-        }
-        judgeChild(result, "Exploring scenarios of the log's contract", ifItCrashed: Self.syncInsideSync)
-    }
+    func explored() async { await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in exploreInChild(Self.self, cutShort: cutShort) }) }
 }

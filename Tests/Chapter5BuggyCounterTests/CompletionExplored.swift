@@ -12,7 +12,7 @@ import WorkbookWire
 // What completion sees of the callbacks' work is judged by `completionSeesTheCallbacksWork`, with
 // nothing of the test's in between: the watched runs count under a lock of their own.
 
-struct CompletionScenario: Sendable, Equatable, CustomStringConvertible {
+struct CompletionScenario: VariedScenario, Equatable {
     enum Handed: String, CaseIterable, Sendable {
         case serial, concurrent, callers, main, mainCallers
 
@@ -56,7 +56,7 @@ struct CompletionScenario: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `repeats`: a piece may call back twice (5.3's contract allows it; 5.2's does not).
-    static func generate(_ random: inout Seeded, repeats: Bool) -> CompletionScenario {
+    static func generate(_ random: inout Seeded, _ repeats: Bool) -> CompletionScenario {
         let styles = PieceStyle.allCases.filter { repeats || $0 != .twice }
         return CompletionScenario(queue: random.pick(Handed.allCases),
                                   pieces: (0..<random.pick([0, 1, 2, 3, 8, 40])).map { _ in random.pick(styles) },
@@ -66,7 +66,7 @@ struct CompletionScenario: Sendable, Equatable, CustomStringConvertible {
     /// Corners: nothing to wait for on the main queue; every piece before returning, from the main
     /// queue itself; forty at once with a second call; another call inside a piece and from a
     /// completion; and, where the contract allows it, a piece that calls back twice beside one held.
-    static func corners(repeats: Bool) -> [CompletionScenario] {
+    static func corners(_ repeats: Bool) -> [CompletionScenario] {
         [
             CompletionScenario(queue: .main, pieces: [], secondAtOnce: false, fromCompletion: false),
             CompletionScenario(queue: .mainCallers, pieces: [.synchronous, .synchronous, .synchronous], secondAtOnce: false, fromCompletion: true),
@@ -84,6 +84,18 @@ struct CompletionScenario: Sendable, Equatable, CustomStringConvertible {
         smaller.with { $0.queue = .serial }
         return smaller.candidates
     }
+}
+
+/// 5.2's and 5.3's explored contracts: the scenario above, in the variant each contract allows, run
+/// with each suite's function under test.
+protocol CompletionContract: ExploredVariant where Scenario == CompletionScenario {
+    static var call: CompletionCall { get }
+    static var trapAdvice: String { get }
+}
+
+extension CompletionContract {
+    static var ifItCrashed: String { trapAdvice }
+    static func run(_ scenario: CompletionScenario) -> Violation? { CompletionDimensions.explore(call, scenario) }
 }
 
 extension CompletionDimensions {

@@ -11,6 +11,9 @@ import WorkbookWire
 // every hit whose increment() had returned before the read began, at most every one begun before it
 // returned, never less than the read before it on the same caller — and at the end, every hit.
 extension Exercise5_1Tests: ExploredContract {
+    static let exploring = "Exploring scenarios of the counter's contract"
+    static var ifItCrashed: String { trapAdvice }
+
     struct Scenario: Sendable, Equatable, CustomStringConvertible {
         struct Caller: Sendable, Equatable {
             var site: CallSite
@@ -126,10 +129,5 @@ extension Exercise5_1Tests: ExploredContract {
     }
 
     @Test("explored: increments and reads mixed, from threads and every kind of queue (main too), up to four callers at once: every read between what had been counted and what had begun, never down, and every hit counted")
-    func explored() async {
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Exercise5_1Tests.self, "Exercise5_1Tests/explored", cutShort: cutShort)
-        }
-        judgeChild(result, "Exploring scenarios of the counter's contract", ifItCrashed: Self.trapAdvice)
-    }
+    func explored() async { await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in exploreInChild(Self.self, cutShort: cutShort) }) }
 }

@@ -5,16 +5,10 @@ import WorkbookTestSupport
 // too, called from a thread or from that queue; 0 to 40 pieces of work calling back every way; a
 // second call at once and a third from a completion.
 
-extension Exercise5_2Tests {
+extension Exercise5_2Tests: CompletionContract {
+    static let variant = false
+    static let exploring = "Exploring scenarios of performAll's contract"
+
     @Test("explored: a serial, concurrent or main queue, called from a thread or from it; 0 to 40 pieces of work calling back before returning, from threads, from the queue, four at once or from another call's completion; calls at once and from a completion")
-    func explored() async {
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
-                exploreScenarios("Exercise5_2Tests/explored", corners: CompletionScenario.corners(repeats: false),
-                                 generate: { CompletionScenario.generate(&$0, repeats: false) }, shrink: CompletionScenario.shrink,
-                                 run: { CompletionDimensions.explore(Exercise5_2Tests.call, $0) })
-            }
-        }
-        judgeChild(result, "Exploring scenarios of performAll's contract", ifItCrashed: Self.trapAdvice)
-    }
+    func explored() async { await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in exploreInChild(Self.self, cutShort: cutShort) }) }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Testing
 import WorkbookWire
 
 // What explored scenarios are made of: the queues a caller hands over, the places a call comes from,
@@ -164,25 +165,76 @@ public func exploreScenarios<Scenario: Sendable & CustomStringConvertible>(
 }
 
 /// A suite whose contract is explored in generated scenarios: the four parts
-/// ``exploreScenarios(_:corners:generate:shrink:run:)`` takes, as the suite's own static members.
+/// ``exploreScenarios(_:corners:generate:shrink:run:)`` takes, and the two sentences
+/// ``judgeChild(_:_:ifItCrashed:ifItHung:sourceLocation:)`` says a failure with, as the suite's own
+/// static members. Its explored test is then the exit test and one call:
+///
+///     @Test("explored: …")
+///     func explored() async { await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in exploreInChild(Self.self, cutShort: cutShort) }) }
+///
+/// Why each suite still writes those lines, instead of inheriting one explored test from here: the
+/// exit test's body must be a closure literal at the `#expect(processExitsWith:)` call (its capture
+/// list is the only way the parent's `cutShort` reaches the child), and that call must stand in each
+/// suite. The macro identifies an exit test by where its call stands (a hash of its file, line and
+/// column), so one call in a helper would be one exit test for every suite; and it refuses to expand
+/// in a generic function or type — the helper generic over the contract that could host it — saying
+/// "Cannot call macro '#expect(processExitsWith:)' within generic function …", because it declares a
+/// local type with static members. (swift-testing 6.3.1, Sources/TestingMacros/ConditionMacro.swift:
+/// `ExitTestConditionMacro.expansion`, `_makeExitTestIDExpr`, `_diagnoseIssues`.) In the body, `Self`
+/// is the suite (the macro puts the body outside the type it declares). The rest of an exit test's
+/// shape is said once in ExitTests.swift.
 public protocol ExploredContract: SendableMetatype {
     associatedtype Scenario: Sendable & CustomStringConvertible
-    /// Scenarios run before any generated one.
+    /// Scenarios run before any generated one; none unless the suite says.
     static var corners: [Scenario] { get }
     static func generate(_ random: inout Seeded) -> Scenario
     static func shrink(_ scenario: Scenario) -> [Scenario]
     static func run(_ scenario: Scenario) -> Violation?
+    /// What the explored test does, as ``judgeChild(_:_:ifItCrashed:ifItHung:sourceLocation:)``'s
+    /// `what`: "Exploring scenarios of runAll's contract".
+    static var exploring: String { get }
+    /// The likely cause of a trap while exploring, and where to look.
+    static var ifItCrashed: String { get }
+}
+
+extension ExploredContract {
+    public static var corners: [Scenario] { [] }
+
+    /// The explored test's filter, for the line that runs a scenario again: "Exercise2_1Tests/explored".
+    static var exploredTest: String { "\(Self.self)/explored" }
+
+    /// Judges how the explored test's child ended (``judgeChild(_:_:ifItCrashed:ifItHung:sourceLocation:)``).
+    public static func judgeExplored(_ result: ExitTest.Result?, sourceLocation: SourceLocation = #_sourceLocation) {
+        judgeChild(result, exploring, ifItCrashed: ifItCrashed, sourceLocation: sourceLocation)
+    }
+}
+
+/// A scenario type that several exercises explore, each in its own variant of it (1.1's latch
+/// without Bools and 1.2's with them, 4.1's one key and 4.3's three): corners, generated scenarios
+/// and shrinking come from the type.
+public protocol VariedScenario: Sendable, CustomStringConvertible {
+    associatedtype Variant: Sendable
+    static func corners(_ variant: Variant) -> [Self]
+    static func generate(_ random: inout Seeded, _ variant: Variant) -> Self
+    static func shrink(_ scenario: Self) -> [Self]
+}
+
+/// A contract explored over its variant of a shared scenario type.
+public protocol ExploredVariant: ExploredContract where Scenario: VariedScenario {
+    static var variant: Scenario.Variant { get }
+}
+
+extension ExploredVariant {
+    public static var corners: [Scenario] { Scenario.corners(variant) }
+    public static func generate(_ random: inout Seeded) -> Scenario { Scenario.generate(&random, variant) }
+    public static func shrink(_ scenario: Scenario) -> [Scenario] { Scenario.shrink(scenario) }
 }
 
 /// The whole body of an explored test's exit test: explores `Contract`'s scenarios in the child,
 /// bounded by ``exploringChildSeconds``.
-///
-///     ) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-///         exploreInChild(Exercise2_1Tests.self, "Exercise2_1Tests/explored", cutShort: cutShort)
-///     }
-public func exploreInChild<Contract: ExploredContract>(_ contract: Contract.Type, _ test: String, cutShort: ChildCutShort) -> Never {
+public func exploreInChild<Contract: ExploredContract>(_ contract: Contract.Type, cutShort: ChildCutShort) -> Never {
     runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
-        exploreScenarios(test, corners: Contract.corners, generate: Contract.generate, shrink: Contract.shrink, run: Contract.run)
+        exploreScenarios(Contract.exploredTest, corners: Contract.corners, generate: Contract.generate, shrink: Contract.shrink, run: Contract.run)
     }
 }
 
