@@ -29,16 +29,8 @@ extension Exercise2_1Tests: ExploredContract {
         }
     }
 
-    enum Site: String, CaseIterable, Sendable {
-        case thread, mainQueue, theQueueItself
-        var phrase: String {
-            switch self {
-            case .thread: "a thread of its own"
-            case .mainQueue: "a block on the main queue"
-            case .theQueueItself: "a block on the queue it hands over"
-            }
-        }
-    }
+    /// Where runAll is called from: the chapter's callers (``ExploredCaller``), a global queue aside.
+    static let sites: [ExploredCaller] = [.thread, .mainQueue, .theQueueItself]
 
     struct Call: Sendable, Equatable {
         var callbacks: [Callback]
@@ -48,7 +40,7 @@ extension Exercise2_1Tests: ExploredContract {
 
     struct Scenario: Sendable, Equatable, CustomStringConvertible {
         var queue: QueueKind
-        var site: Site
+        var site: ExploredCaller
         /// One or two runAll calls made one after the other from the site, each with its list.
         var calls: [Call]
 
@@ -66,7 +58,7 @@ extension Exercise2_1Tests: ExploredContract {
     }
 
     static func generate(_ random: inout Seeded) -> Scenario {
-        Scenario(queue: random.pick(QueueKind.allCases), site: random.pick(Site.allCases),
+        Scenario(queue: random.pick(QueueKind.allCases), site: random.pick(Self.sites),
                  calls: (0..<random.pick([1, 1, 2])).map { _ in
                      Call(callbacks: (0..<random.pick([0, 1, 2, 3, 8, 30])).map { _ in random.pick(Callback.allCases) },
                           completionRunsAgain: random.chance(0.15))
@@ -135,17 +127,10 @@ extension Exercise2_1Tests: ExploredContract {
         }
 
         let returned = Signal()
-        let site: @Sendable (@escaping @Sendable () -> Void) -> Void = { work in
-            switch scenario.site {
-            case .thread: startThread(work)
-            case .mainQueue: DispatchQueue.main.async(execute: work)
-            case .theQueueItself: probe.queue.async(execute: work)
-            }
-        }
-        site {
+        scenario.site.start({
             for number in scenario.calls.indices { makeCall(number) }
             returned.fire()
-        }
+        }, handedQueue: probe.queue)
         guard returned.happens(within: 3) else {
             return Violation(clause: "runAll returns at once: it calls no function itself and never waits for a callback.",
                              observed: "runAll did not return within 3 s.", timedOut: true)
@@ -205,5 +190,9 @@ extension Exercise2_1Tests: ExploredContract {
     }
 
     @Test("explored: lists of 0 to 30, every kind of queue (global and main too), called from a thread, the main queue or the queue itself, callbacks every way, completions that run again")
-    func explored() async { await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in exploreInChild(Self.self, cutShort: cutShort) }) }
+    func explored() async {
+        await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+            exploreInChild(Self.self, cutShort: cutShort)
+        })
+    }
 }

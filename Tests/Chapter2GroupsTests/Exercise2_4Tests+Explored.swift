@@ -32,21 +32,13 @@ extension Exercise2_4Tests: ExploredContract {
         var byTheDeadline: Bool { self == .beforeReturning || self == .beforeTheDeadline }
     }
 
-    enum Site: String, CaseIterable, Sendable {
-        case thread, mainQueue, globalQueue
-        var phrase: String {
-            switch self {
-            case .thread: "a thread of its own"
-            case .mainQueue: "a block on the main queue"
-            case .globalQueue: "a block on a global queue"
-            }
-        }
-    }
+    /// Where waitForAll is called from: a thread, the main queue or a global queue.
+    static let sites: [CallSite] = [.thread, .mainQueue, .globalQueue]
 
     struct Scenario: Sendable, Equatable, CustomStringConvertible {
         var deadline: Deadline
         var callbacks: [Callback]
-        var site: Site
+        var site: CallSite
 
         /// The answer the contract demands.
         var allInTime: Bool { callbacks.allSatisfy(\.byTheDeadline) }
@@ -54,7 +46,7 @@ extension Exercise2_4Tests: ExploredContract {
         var description: String {
             let kinds = Dictionary(grouping: callbacks, by: { $0 }).sorted { $0.key.rawValue < $1.key.rawValue }
                 .map { "\($0.value.count) \($0.key.phrase)" }.joined(separator: ", ")
-            return "waitForAll with \(deadline), called from \(site.phrase), over "
+            return "waitForAll with \(deadline), called from \(site), over "
                 + (callbacks.isEmpty ? "an empty list" : "\(callbacks.count) function\(callbacks.count == 1 ? "" : "s") (\(kinds))")
         }
     }
@@ -71,7 +63,7 @@ extension Exercise2_4Tests: ExploredContract {
         var callbacks = (0..<random.pick([0, 1, 2, 3])).map { _ in random.pick(inTime) }
         if let late { callbacks += Array(repeating: late, count: random.pick([1, 1, 2])) }
         callbacks.shuffle(using: &random)
-        return Scenario(deadline: deadline, callbacks: callbacks, site: random.pick(Site.allCases))
+        return Scenario(deadline: deadline, callbacks: callbacks, site: random.pick(Self.sites))
     }
 
     /// The edges, first: every function in time with the deadline already past or `.now()`, one
@@ -129,11 +121,7 @@ extension Exercise2_4Tests: ExploredContract {
             answers.append((result, DispatchTime.now().uptimeNanoseconds))
             returned.fire()
         }
-        switch scenario.site {
-        case .thread: startThread(call)
-        case .mainQueue: DispatchQueue.main.async(execute: call)
-        case .globalQueue: DispatchQueue.global().async(execute: call)
-        }
+        scenario.site.start(call)
         // "Soon after" is 0.5 s, as the suite's other tests hold it; a little more to notice.
         let bound = (scenario.deadline.seconds ?? 0.3) + 0.7
         guard returned.happens(within: bound) else {
@@ -179,5 +167,9 @@ extension Exercise2_4Tests: ExploredContract {
     }
 
     @Test("explored: deadlines past, now, soon, further and never; callbacks before returning, before the deadline, just after it, after the answer, or never; called from a thread, the main queue or a global queue")
-    func explored() async { await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in exploreInChild(Self.self, cutShort: cutShort) }) }
+    func explored() async {
+        await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+            exploreInChild(Self.self, cutShort: cutShort)
+        })
+    }
 }

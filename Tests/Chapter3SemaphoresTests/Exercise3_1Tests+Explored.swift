@@ -333,5 +333,9 @@ extension Exercise3_1Tests: ExploredContract {
     }
 
     @Test("explored: a serial or the main UI queue, callers on threads and every kind of queue (the UI queue too), modals dismissed every way or held while others ask, modals that ask for more while others wait, a presenter let go")
-    func explored() async { await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in exploreInChild(Self.self, cutShort: cutShort) }) }
+    func explored() async {
+        await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+            exploreInChild(Self.self, cutShort: cutShort)
+        })
+    }
 }

@@ -170,7 +170,11 @@ public func exploreScenarios<Scenario: Sendable & CustomStringConvertible>(
 /// static members. Its explored test is then the exit test and one call:
 ///
 ///     @Test("explored: …")
-///     func explored() async { await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in exploreInChild(Self.self, cutShort: cutShort) }) }
+///     func explored() async {
+///         await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+///             exploreInChild(Self.self, cutShort: cutShort)
+///         })
+///     }
 ///
 /// Why each suite still writes those lines, instead of inheriting one explored test from here: the
 /// exit test's body must be a closure literal at the `#expect(processExitsWith:)` call (its capture
