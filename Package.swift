@@ -180,7 +180,7 @@ var targets: [Target] = [
     // (Layout.fixturesFolder).
     .target(
         name: "WorkbookEngineTestSupport",
-        dependencies: ["WorkbookCore", "WorkbookEngine"],
+        dependencies: ["WorkbookCore"],
         path: "Tests/WorkbookEngineTestSupport"
     ),
     .testTarget(

@@ -1,9 +1,9 @@
 import Foundation
 @testable import WorkbookCore
-@testable import WorkbookEngine
 
-/// Helpers of the classroom tests: scratch folders, fixtures, and the optional tools (Python's YAML
-/// module, a headless Chromium) some of them use when the machine has them.
+/// Helpers of the classroom tests: scratch folders and fixtures. The optional tools some of them use
+/// when the machine has them are found in WorkbookClassroomTests (`OptionalTools.swift`), through the
+/// engine's one executable lookup.
 package enum ClassroomFixture {
     package static let folder = Fixture.folder.appendingPathComponent("classroom")
 
@@ -29,25 +29,4 @@ package enum ClassroomFixture {
     package static func workbook(at root: URL) -> Workbook {
         Workbook(root: root, chapters: Fixture.workbook.chapters)
     }
-
-    /// The first program of `names` found on PATH.
-    package static func program(_ names: String...) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for name in names {
-            for folder in path.split(separator: ":") {
-                let candidate = "\(folder)/\(name)"
-                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            }
-        }
-        return nil
-    }
-
-    /// `true` when `python3` can `import yaml`.
-    package static let hasPythonYAML: Bool = {
-        guard let python = program("python3") else { return false }
-        return (try? ChildProcess.run(python, ["-c", "import yaml"], timeLimit: 30).termination) == .exited(0)
-    }()
-
-    /// A headless Chromium, Debian's package or another's.
-    package static let chromium = program("chromium", "chromium-browser")
 }

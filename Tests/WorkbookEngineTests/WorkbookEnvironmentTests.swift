@@ -47,6 +47,32 @@ struct WorkbookEnvironmentTests {
         #expect(Platform(.darwin).launchMethod == .swiftTest)
     }
 
+    @Test("the tools are looked for on the PATH of the platform's environment, each PATH remembered apart")
+    func toolsFoundOnThePlatformsPath() throws {
+        let folders = try (0..<2).map { _ in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-path-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            return folder
+        }
+        defer { for folder in folders { try? FileManager.default.removeItem(at: folder) } }
+        let tool = folders[1].appendingPathComponent("swift")
+        try "#!/bin/sh\n".write(to: tool, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool.path)
+        // Not executable: not a tool.
+        try "".write(to: folders[0].appendingPathComponent("gdb"), atomically: true, encoding: .utf8)
+
+        let both = Platform(WorkbookEnvironment(["WORKBOOK_PLATFORM": "linux", "PATH": "\(folders[0].path):\(folders[1].path)"]))
+        #expect(both.searchPath == "\(folders[0].path):\(folders[1].path)")
+        #expect(both.swiftExecutable == tool.path)
+        #expect(both.executable("gdb") == nil)
+        #expect(both.crashLocator == .none, "no gdb on this PATH: crashes are not located")
+        let first = Platform(WorkbookEnvironment(["WORKBOOK_PLATFORM": "linux", "PATH": folders[0].path]))
+        #expect(first.executable("swift") == nil)
+        #expect(first.swiftExecutable == "swift", "not found: the bare name")
+        // A platform named in code looks in the PATH this process started with.
+        #expect(Platform(.linux).searchPath == nil)
+    }
+
     @Test func namesMatchTheirOtherDeclarations() {
         #expect(WorkbookEnvironment.Name.platform == Platform.variable)
         #expect(TestLaunch.methodVariable == WorkbookEnvironment.Name.launch)

@@ -27,10 +27,15 @@ package struct Platform: Sendable, Equatable, CustomStringConvertible {
     /// (``WorkbookEnvironment/launch``): on Linux, `swift-test` starts test processes Darwin's way.
     /// `nil` for a platform named in code, whatever this process's environment says.
     package var launchAskedFor: String?
+    /// `PATH`'s value when this platform was read from an environment (``WorkbookEnvironment/path``):
+    /// where the tools the engine runs by name are looked for. `nil` for a platform named in code,
+    /// which looks in the PATH this process started with.
+    package var searchPath: String?
 
-    package init(_ kind: Kind, launchAskedFor: String? = nil) {
+    package init(_ kind: Kind, launchAskedFor: String? = nil, searchPath: String? = nil) {
         self.kind = kind
         self.launchAskedFor = launchAskedFor
+        self.searchPath = searchPath
     }
 
     /// The variable that selects a platform's paths for a whole run (`linux` or `darwin`).

@@ -7,13 +7,20 @@ extension Platform {
     /// The platform this process runs on, unless its environment's `WORKBOOK_PLATFORM` names another.
     package static var host: Platform { Platform(WorkbookEnvironment.process) }
 
-    /// The platform `environment` names, else the one this process runs on, with the launch it asks for.
+    /// The platform `environment` names, else the one this process runs on, with the launch it asks
+    /// for and the PATH its tools are found on.
     package init(_ environment: WorkbookEnvironment) {
         #if canImport(Darwin)
-        self.init(environment.platform ?? .darwin, launchAskedFor: environment.launch)
+        self.init(environment.platform ?? .darwin, launchAskedFor: environment.launch, searchPath: environment.path)
         #else
-        self.init(environment.platform ?? .linux, launchAskedFor: environment.launch)
+        self.init(environment.platform ?? .linux, launchAskedFor: environment.launch, searchPath: environment.path)
         #endif
+    }
+
+    /// The first executable called `name` on this platform's ``searchPath`` (the PATH this process
+    /// started with for a platform named in code), or `nil`; found once and remembered.
+    func executable(_ name: String) -> String? {
+        Executables.find(name, on: searchPath ?? WorkbookEnvironment.process.path)
     }
 
     /// How test processes are started (see ``TestLaunch``), decided here alone from this value: on
@@ -31,19 +38,19 @@ extension Platform {
     /// leaves TSan to its default (on Darwin `atos`, whose frames name files without folders).
     var symbolizer: String? {
         Self.symbolizers.withLock { found in
-            if let known = found[kind] { return known }
+            if let known = found[lookupKey] { return known }
             let path = lookUpSymbolizer()
-            found[kind] = .some(path)
+            found[lookupKey] = .some(path)
             return path
         }
     }
 
-    /// Symbolizers looked up so far, by platform: the lookup may start `xcrun`.
-    private static let symbolizers = Locked<[Kind: String?]>([:])
+    /// Symbolizers looked up so far, by platform and search path: the lookup may start `xcrun`.
+    private static let symbolizers = Locked<[String: String?]>([:])
 
     private func lookUpSymbolizer() -> String? {
-        if let found = Executables.find("llvm-symbolizer") { return found }
-        guard kind == .darwin, let xcrun = Executables.find("xcrun"),
+        if let found = executable("llvm-symbolizer") { return found }
+        guard kind == .darwin, let xcrun = executable("xcrun"),
               let result = try? ChildProcess.run(xcrun, ["--find", "llvm-symbolizer"], timeLimit: 10),
               result.termination == .exited(0) else { return nil }
         let path = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -54,22 +61,25 @@ extension Platform {
     /// (`xcrun --find swift`), not `/usr/bin/swift`, an `xcrun` shim that stays the same file
     /// whichever Xcode is selected (so a build stamp of it would not see a switch) and that would
     /// stand between the grader and the process whose crash reports it reads; elsewhere the first
-    /// `swift` on PATH. Looked up once per platform.
+    /// `swift` on the platform's search path. Looked up once per platform and search path.
     var swiftExecutable: String {
         Self.swifts.withLock { found in
-            if let known = found[kind] { return known }
-            var path = Executables.find("swift") ?? "swift"
-            if kind == .darwin, let xcrun = Executables.find("xcrun"),
+            if let known = found[lookupKey] { return known }
+            var path = executable("swift") ?? "swift"
+            if kind == .darwin, let xcrun = executable("xcrun"),
                let result = try? ChildProcess.run(xcrun, ["--find", "swift"], timeLimit: 10), result.termination == .exited(0) {
                 let real = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
                 if FileManager.default.isExecutableFile(atPath: real) { path = real }
             }
-            found[kind] = path
+            found[lookupKey] = path
             return path
         }
     }
 
-    private static let swifts = Locked<[Kind: String]>([:])
+    private static let swifts = Locked<[String: String]>([:])
+
+    /// What a lookup remembered per platform depends on: its kind and where it looks.
+    private var lookupKey: String { "\(kind.rawValue) \(searchPath ?? "")" }
 
     /// The file a build of the tests leaves in `scratchPath`, which a build stamp describes: the
     /// test executable on Linux; on Darwin the binary inside the `.xctest` bundle (the bundle is a
@@ -84,7 +94,7 @@ extension Platform {
     package var crashLocator: CrashLocator {
         switch kind {
         case .linux:
-            return Executables.find("gdb").map(CrashLocator.debugger) ?? .none
+            return executable("gdb").map(CrashLocator.debugger) ?? .none
         case .darwin:
             let home = FileManager.default.homeDirectoryForCurrentUser
             return .crashReports(home.appendingPathComponent("Library/Logs/DiagnosticReports"))

@@ -56,7 +56,7 @@ package struct LaunchedTestProcess: TestProcess {
         let stopping = launch.stopping(marker: folder.path)
         var result = try ChildProcess.run(command.executable, command.arguments, environment: environment,
                                           timeLimit: timeLimit, idleLimit: (events, quietLimit), stopping: stopping)
-        if let again = Self.relaunch(command.executable, command.arguments, after: result.output, setarch: Self.setarch) {
+        if let again = Self.relaunch(command.executable, command.arguments, after: result.output, setarch: platform.executable("setarch")) {
             try? FileManager.default.removeItem(at: events)
             result = try ChildProcess.run(again.executable, again.arguments,
                                           environment: environment, timeLimit: timeLimit, idleLimit: (events, quietLimit),
@@ -150,7 +150,6 @@ package struct LaunchedTestProcess: TestProcess {
         return (setarch, [machine, "-R", executable] + arguments)
     }
 
-    static var setarch: String? { Executables.find("setarch") }
     static var machine: String {
         var info = utsname()
         uname(&info)
