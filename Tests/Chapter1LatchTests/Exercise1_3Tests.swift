@@ -17,11 +17,8 @@ struct Exercise1_3Tests {
     func closedLatchTimesOut() {
         guard let latch = bounded("CountDownLatch(count: 1)", { Unchecked(keepAlive(CountDownLatch(count: 1))) })
         else { return }
-        guard case let (result, waited)? = bounded("wait(timeout: now + 0.2 s) on a closed latch", { () -> (DispatchTimeoutResult, Double) in
-            let start = DispatchTime.now()
-            let result = latch.value.wait(timeout: .now() + 0.2)
-            return (result, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
-        }) else { return }
+        guard case let (result, waited)? = bounded("wait(timeout: now + 0.2 s) on a closed latch", { timedWait(latch.value, .now() + 0.2) })
+        else { return }
         verify(result == .timedOut, "wait(timeout: now + 0.2 s) on a latch of 1 that nobody counted down returned .success; .success must mean the latch is open. Check what your wait does with the result of the timed wait inside it.")
         verify(waited >= 0.15, "wait(timeout: now + 0.2 s) on a closed latch returned after \(waited) s; it must wait until its deadline")
         guard let count = bounded("count", { latch.value.count }) else { return }
@@ -542,11 +539,7 @@ extension Exercise1_3Tests {
 
                 let closed = Unchecked(keepAlive(CountDownLatch(count: 1)))
                 if edge.expires {
-                    guard case let (result, waited)? = within(2, { () -> (DispatchTimeoutResult, Double) in
-                        let start = DispatchTime.now()
-                        let result = closed.value.wait(timeout: edge.time)
-                        return (result, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
-                    }) else {
+                    guard case let (result, waited)? = within(2, { timedWait(closed.value, edge.time) }) else {
                         return childTimedOut("wait(timeout:) with \(edge.testDescription) on a closed latch did not return within 2 s; it must return at its deadline")
                     }
                     if result == .success { return "wait(timeout:) with \(edge.testDescription) on a latch nobody counted down returned .success; .success must mean the latch is open" }

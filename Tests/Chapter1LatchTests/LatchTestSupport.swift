@@ -1,3 +1,4 @@
+import Chapter1Latch
 import Foundation
 import Synchronization
 import Testing
@@ -329,4 +330,12 @@ func latchesLetGoInEveryState<Latch>(
         return "latches let go in different states ran whenZero for \(runs.all); only those that reached zero may (reached zero, of zero, let go inside whenZero)"
     }
     return nil
+}
+
+/// 1.3's measured wait: `latch.wait(timeout:)`, with the deadline `timeout` gives as the wait
+/// starts, and how long the wait took, in seconds.
+func timedWait(_ latch: CountDownLatch, _ timeout: @autoclosure () -> DispatchTime) -> (DispatchTimeoutResult, Double) {
+    let start = DispatchTime.now()
+    let result = latch.wait(timeout: timeout())
+    return (result, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
 }
