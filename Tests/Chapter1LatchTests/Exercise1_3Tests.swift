@@ -17,11 +17,8 @@ struct Exercise1_3Tests {
     func closedLatchTimesOut() {
         guard let latch = bounded("CountDownLatch(count: 1)", { Unchecked(keepAlive(CountDownLatch(count: 1))) })
         else { return }
-        guard case let (result, waited)? = bounded("wait(timeout: now + 0.2 s) on a closed latch", { () -> (DispatchTimeoutResult, Double) in
-            let start = DispatchTime.now()
-            let result = latch.value.wait(timeout: .now() + 0.2)
-            return (result, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
-        }) else { return }
+        guard case let (result, waited)? = bounded("wait(timeout: now + 0.2 s) on a closed latch", { timedWait(latch.value, .now() + 0.2) })
+        else { return }
         verify(result == .timedOut, "wait(timeout: now + 0.2 s) on a latch of 1 that nobody counted down returned .success; .success must mean the latch is open. Check what your wait does with the result of the timed wait inside it.")
         verify(waited >= 0.15, "wait(timeout: now + 0.2 s) on a closed latch returned after \(waited) s; it must wait until its deadline")
         guard let count = bounded("count", { latch.value.count }) else { return }
@@ -172,12 +169,11 @@ struct Exercise1_3Tests {
 
                 // The test keeps `target` busy: countDown must hand the blocks to the queue, not run
                 // them, nor wait for them.
-                let release = Signal(), holding = Signal()
-                target.queue.async { holding.fire(); _ = release.happens(within: 3) }
-                guard holding.happens(within: 2) else { return childTimedOut("the test's own queue did not start") }
+                let busy = BusyQueue(target)
+                if let late = busy.notHolding() { return late }
                 let returned = within(1, { latch.value.countDown() }) != nil
                 let early = runs.all
-                release.fire()
+                busy.release()
                 if !returned {
                     return childTimedOut("the last countDown() did not return within 1 s while the notify queue was busy: countDown must submit the notify blocks to their queue (async), not run or wait for them")
                 }
@@ -189,14 +185,13 @@ struct Exercise1_3Tests {
                 }
 
                 // Registered after zero: submitted at once, but still to the queue, asynchronously.
-                let late = Signal(), lateRelease = Signal(), lateHolding = Signal()
-                target.queue.async { lateHolding.fire(); _ = lateRelease.happens(within: 3) }
-                guard lateHolding.happens(within: 2) else { return childTimedOut("the test's own queue did not start") }
+                let late = Signal(), lateBusy = BusyQueue(target)
+                if let problem = lateBusy.notHolding() { return problem }
                 let lateReturned = within(1, {
                     latch.value.notify(queue: target.queue) { runs.append((3, target.isCurrent)); late.fire() }
                 }) != nil
                 let lateEarly = runs.all.filter { $0.block == 3 }
-                lateRelease.fire()
+                lateBusy.release()
                 if !lateReturned {
                     return childTimedOut("notify(queue:execute:) on an open latch did not return within 1 s while its queue was busy; notify must not wait for the block")
                 }
@@ -542,11 +537,7 @@ extension Exercise1_3Tests {
 
                 let closed = Unchecked(keepAlive(CountDownLatch(count: 1)))
                 if edge.expires {
-                    guard case let (result, waited)? = within(2, { () -> (DispatchTimeoutResult, Double) in
-                        let start = DispatchTime.now()
-                        let result = closed.value.wait(timeout: edge.time)
-                        return (result, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
-                    }) else {
+                    guard case let (result, waited)? = within(2, { timedWait(closed.value, edge.time) }) else {
                         return childTimedOut("wait(timeout:) with \(edge.testDescription) on a closed latch did not return within 2 s; it must return at its deadline")
                     }
                     if result == .success { return "wait(timeout:) with \(edge.testDescription) on a latch nobody counted down returned .success; .success must mean the latch is open" }
@@ -699,7 +690,7 @@ extension Exercise1_3Tests {
             runInChild(seconds: 8, cutShort: cutShort) {
                 let state = Exercise1_3Tests.Release(rawValue: name)!
                 let target = TestQueue()
-                let ran = Tally<Int>(), release = Signal(), holding = Signal()
+                let ran = Tally<Int>(), busy = Slot<BusyQueue>()
                 let made = within(2, { () -> Bool in
                     switch state {
                     case .freshClosed: _ = CountDownLatch(count: 3)
@@ -712,7 +703,7 @@ extension Exercise1_3Tests {
                         latch.countDown()
                         _ = latch.wait(timeout: .now() + 0.5)
                     case .openedWithBlocksQueued:
-                        target.queue.async { holding.fire(); _ = release.happens(within: 3) }
+                        busy.value = BusyQueue(target)
                         let latch = CountDownLatch(count: 1)
                         latch.notify(queue: target.queue) { ran.append(1) }
                         latch.countDown()
@@ -721,9 +712,9 @@ extension Exercise1_3Tests {
                     return true
                 })
                 guard made != nil else { return childTimedOut("making \(state.testDescription) and letting it go did not return within 2 s") }
-                guard state == .openedWithBlocksQueued else { return nil }
-                guard holding.happens(within: 2) else { return childTimedOut("the test's own queue did not start") }
-                release.fire()
+                guard state == .openedWithBlocksQueued, let busy = busy.value else { return nil }
+                if let late = busy.notHolding() { return late }
+                busy.release()
                 guard within(4, { target.queue.sync {} }) != nil else { return childTimedOut("the notify queue stayed busy") }
                 if ran.all.sorted() != [1, 2] {
                     return "a latch opened and was let go while its two notify blocks waited for their busy queue; then \(ran.count) of them ran (\(ran.all)). A latch that opened has handed its blocks on: they run, once each, whether or not the latch still exists."

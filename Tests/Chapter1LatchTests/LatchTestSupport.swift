@@ -1,3 +1,4 @@
+import Chapter1Latch
 import Foundation
 import Synchronization
 import Testing
@@ -329,4 +330,32 @@ func latchesLetGoInEveryState<Latch>(
         return "latches let go in different states ran whenZero for \(runs.all); only those that reached zero may (reached zero, of zero, let go inside whenZero)"
     }
     return nil
+}
+
+/// 1.3's measured wait: `latch.wait(timeout:)`, with the deadline `timeout` gives as the wait
+/// starts, and how long the wait took, in seconds.
+func timedWait(_ latch: CountDownLatch, _ timeout: @autoclosure () -> DispatchTime) -> (DispatchTimeoutResult, Double) {
+    let start = DispatchTime.now()
+    let result = latch.wait(timeout: timeout())
+    return (result, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
+}
+
+/// For a child (1.3's notify tests): a block, sent to `target.queue` when this is made, that keeps
+/// the queue busy until ``release()`` (at most 3 s) — so that a notify block handed to the queue
+/// cannot run there yet, and one that runs anyway ran somewhere else.
+final class BusyQueue: Sendable {
+    private let holding = Signal(), released = Signal()
+
+    init(_ target: TestQueue) {
+        target.queue.async { [holding, released] in holding.fire(); _ = released.happens(within: 3) }
+    }
+
+    /// The child's time-out sentence when the block had not started holding the queue within 2 s;
+    /// `nil` once it holds it.
+    func notHolding() -> String? {
+        holding.happens(within: 2) ? nil : childTimedOut("the test's own queue did not start")
+    }
+
+    /// Lets the queue go on.
+    func release() { released.fire() }
 }

@@ -59,6 +59,38 @@ func callLoad(
     } != nil
 }
 
+/// 2.1's and 2.3's call with nothing to wait for (`runAll([])`, a library of no sources): `call`
+/// makes it, bounded (``callRunAll``, ``callLoad``), with the completion it is handed. That
+/// completion must come at once — exactly once, on `target.queue`, and only after the call has
+/// returned. Checks each, in the test's words: `notCalled` when it never came, `offQueue`,
+/// `beforeReturn`; `alsoVerify` checks what it got, right after the count.
+func expectCompletionAfterReturning<Got>(
+    on target: TestQueue, notCalled: String, offQueue: String, beforeReturn: String,
+    alsoVerify: ([Got]) -> Void = { _ in },
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ call: (_ completion: @escaping @Sendable (Got) -> Void) -> Bool
+) {
+    let returned = Tally<Bool>()
+    let seen = Tally<(got: Got, onQueue: Bool, afterReturn: Bool)>(), arrived = Signal()
+
+    // With the queue busy, a completion that the call schedules on it can only run once the test
+    // lets the queue go on, after the call has returned.
+    let busy = QueueHold([target.queue])
+    let called = call { got in
+        seen.append((got, target.isCurrent, returned.count > 0))
+        arrived.fire()
+    }
+    returned.append(true)
+    busy.release()
+    guard called else { return }
+    guard arrived.wait(notCalled, sourceLocation: sourceLocation) else { return }
+    settle(target, "after completion ran", sourceLocation: sourceLocation)
+    verify(seen.count == 1, "completion must run exactly once; it ran \(seen.count) times", sourceLocation: sourceLocation)
+    alsoVerify(seen.all.map(\.got))
+    verify(seen.all.allSatisfy { $0.onQueue }, Comment(rawValue: offQueue), sourceLocation: sourceLocation)
+    verify(seen.all.allSatisfy { $0.afterReturn }, Comment(rawValue: beforeReturn), sourceLocation: sourceLocation)
+}
+
 /// Calls a learner's callback (a service's answer, a source's report) on a thread of the test's
 /// own, bounded like ``callRunAll``.
 func answer(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: @escaping () -> Void) -> Bool {

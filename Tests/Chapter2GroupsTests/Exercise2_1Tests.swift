@@ -84,28 +84,18 @@ struct Exercise2_1Tests {
     @Test("an empty list completes at once — on the queue, after runAll has returned")
     func emptyListCompletes() {
         let target = TestQueue()
-        let returned = Tally<Bool>()
-        let seen = Tally<(onQueue: Bool, afterReturn: Bool)>(), done = Signal()
-
-        // With the queue busy, a completion that runAll schedules on it can only run once the test
-        // lets the queue go on, after runAll has returned.
-        let busy = QueueHold([target.queue])
-        let called = callRunAll([], on: target, "[]", completion: {
-            seen.append((target.isCurrent, returned.count > 0))
-            done.fire()
-        })
-        returned.append(true)
-        busy.release()
-        guard called else { return }
-        guard done.wait("runAll([]) did not call completion within 2 s; with nothing to wait for it must complete right away") else { return }
-        settle(target, "after completion ran")
-        verify(seen.count == 1, "completion must run exactly once; it ran \(seen.count) times")
-        verify(seen.all.allSatisfy { $0.onQueue }, "with an empty list, completion ran on another thread than the given queue")
-        verify(seen.all.allSatisfy { $0.afterReturn }, """
-            with an empty list, completion ran before runAll returned. Completion is always \
-            scheduled on `queue` (queue.async, or notify on an empty group), never called from \
-            inside runAll — callers rely on that.
-            """)
+        expectCompletionAfterReturning(
+            on: target,
+            notCalled: "runAll([]) did not call completion within 2 s; with nothing to wait for it must complete right away",
+            offQueue: "with an empty list, completion ran on another thread than the given queue",
+            beforeReturn: """
+                with an empty list, completion ran before runAll returned. Completion is always \
+                scheduled on `queue` (queue.async, or notify on an empty group), never called from \
+                inside runAll — callers rely on that.
+                """
+        ) { completion in
+            callRunAll([], on: target, "[]", completion: { completion(()) })
+        }
     }
 
     @Test("functions that call back on the queue itself: before they return, or from a block they send to it")

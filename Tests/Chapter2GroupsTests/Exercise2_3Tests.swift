@@ -139,27 +139,18 @@ struct Exercise2_3Tests {
     @Test("no sources: completion at once, with an empty list — on the queue, after load has returned")
     func noSources() {
         let target = TestQueue()
-        let returned = Tally<Bool>()
-        let seen = Tally<(urls: [URL], onQueue: Bool, afterReturn: Bool)>(), arrived = Signal()
-
-        // With `queue` busy, a completion scheduled on it can only run after load has returned.
-        let busy = QueueHold([target.queue])
-        let called = callLoad(VideoLibrary(sources: []), on: target, "no sources") { urls in
-            seen.append((urls, target.isCurrent, returned.count > 0))
-            arrived.fire()
+        expectCompletionAfterReturning(
+            on: target,
+            notCalled: "with no sources, completion was not called within 2 s; with nothing to wait for it must come right away",
+            offQueue: "with no sources, completion ran on another thread than the given queue",
+            beforeReturn: """
+                with no sources, completion ran before load returned. Completion is always scheduled on \
+                `queue` (notify on an empty group does that), never called from inside load.
+                """,
+            alsoVerify: { got in verify(got.allSatisfy { $0.isEmpty }, "with no sources, completion must get an empty list") }
+        ) { completion in
+            callLoad(VideoLibrary(sources: []), on: target, "no sources", completion: completion)
         }
-        returned.append(true)
-        busy.release()
-        guard called else { return }
-        guard arrived.wait("with no sources, completion was not called within 2 s; with nothing to wait for it must come right away") else { return }
-        settle(target, "after completion ran")
-        verify(seen.count == 1, "completion must run exactly once; it ran \(seen.count) times")
-        verify(seen.all.allSatisfy { $0.urls.isEmpty }, "with no sources, completion must get an empty list")
-        verify(seen.all.allSatisfy { $0.onQueue }, "with no sources, completion ran on another thread than the given queue")
-        verify(seen.all.allSatisfy { $0.afterReturn }, """
-            with no sources, completion ran before load returned. Completion is always scheduled on \
-            `queue` (notify on an empty group does that), never called from inside load.
-            """)
     }
 
     @Test("loads on one library, from several threads, overlapping or not: each delivers only its own URLs")
