@@ -218,144 +218,163 @@ extension TestQueue {
     }
 }
 
-// MARK: - 3.2
+// MARK: - 3.2 and 3.3: work that finishes in a style
 
-/// How a ``FakeAudioAPI`` answers.
+/// How a ``FakeAudioAPI`` answers, and how a ``FakeJobs`` job calls `done`.
 enum AnswerStyle: String, CaseIterable, CustomTestStringConvertible {
-    /// Before `fetchList` returns, on the calling thread.
+    /// Before `fetchList` returns (before the job returns), on the calling thread.
     case synchronous
     /// Soon, from another thread.
     case later
-    /// Only when the test says so (``FakeAudioAPI/answerOldest()``), from another thread.
+    /// Only when the test says so (``HeldWork/finishOldest()``), from another thread.
     case held
 
     var testDescription: String { rawValue }
 }
 
-/// A server whose n-th request answers `[Podcast(title: "Episode n")]`, and which counts how many
-/// requests were in flight at once.
-final class FakeAudioAPI: Books, AudioAPI, @unchecked Sendable {
+/// The books of a fake whose pieces of work — a server's requests, a limiter's jobs — start, stay
+/// running a while, and finish in an ``AnswerStyle``: how many have started, how many are running
+/// and the most at once, and the finishes held until the test lets them go. A finish that is not
+/// synchronous runs on the fake's `queue`, a serial queue of its own or one the test gives.
+class HeldWork: Books, @unchecked Sendable {
     private var style: AnswerStyle
-    private let network = DispatchQueue(label: "workbook.fake-network")
-    private var started = 0
-    private var inFlight = 0
+    private let queue: DispatchQueue
+    private var starts = 0
+    private var running = 0
     private var peak = 0
     private var waiting: [@Sendable () -> Void] = []
 
-    /// Where later answers are delivered: the fake's own network queue, unless the test gives
-    /// one (the caller's "main" queue, as an API that answers on the main queue does).
-    private let deliveredOn: DispatchQueue?
-    private var delivery: DispatchQueue { deliveredOn ?? network }
-
-    init(answers style: AnswerStyle, deliveredOn queue: DispatchQueue? = nil) {
+    init(_ style: AnswerStyle, finishingOn queue: DispatchQueue) {
         self.style = style
-        self.deliveredOn = queue
+        self.queue = queue
+    }
+
+    /// Starts a piece of work and finishes it in this fake's style. Counting it as started and
+    /// running, `record`, and parking its finish if this fake holds, happen under one lock, so that
+    /// a test that sees "the n-th has started" always finds it recorded and parked. `finish` gets the
+    /// piece's number, counted from 1; the piece no longer counts as running when `finish` runs, which
+    /// may start the next one.
+    func start(recording record: () -> Void = {}, finish: @escaping @Sendable (_ number: Int) -> Void) {
+        let (finishing, style) = update { () -> (@Sendable () -> Void, AnswerStyle) in
+            starts += 1
+            running += 1
+            peak = max(peak, running)
+            record()
+            let number = starts
+            let finishing: @Sendable () -> Void = { [self] in
+                update { running -= 1 }
+                finish(number)
+            }
+            if self.style == .held { waiting.append(finishing) }
+            return (finishing, self.style)
+        }
+        switch style {
+        case .synchronous: finishing()
+        case .later: queue.async(execute: finishing)
+        case .held: break  // parked above, until the test finishes it
+        }
+    }
+
+    /// Finishes the piece that started first among those still held, from another thread. Returns
+    /// `false` if none was held.
+    @discardableResult
+    func finishOldest() -> Bool {
+        guard let finishing = update({ waiting.isEmpty ? nil : waiting.removeFirst() }) else { return false }
+        queue.async(execute: finishing)
+        return true
+    }
+
+    /// Finishes every piece held so far, from another thread; later ones are still held.
+    func finishHeld() { finishHeld(fromNowOn: false) }
+
+    /// Finishes every held piece, and every later one at once. Call it in a `defer`.
+    func finishAll() { finishHeld(fromNowOn: true) }
+
+    private func finishHeld(fromNowOn: Bool) {
+        let all = update { () -> [@Sendable () -> Void] in
+            if fromNowOn { style = .later }
+            defer { waiting = [] }
+            return waiting
+        }
+        for finishing in all { queue.async(execute: finishing) }
+    }
+
+    /// Waits up to `seconds` until `count` pieces have started in all.
+    func waitUntilStarted(_ count: Int, seconds: Double = 2) -> Bool {
+        waitUntil(seconds: seconds) { starts >= count }
+    }
+
+    /// Waits up to `seconds` until every started piece has finished and `count` have started.
+    func waitUntilFinished(_ count: Int, seconds: Double = 2) -> Bool {
+        waitUntil(seconds: seconds) { starts >= count && running == 0 }
+    }
+
+    /// Waits up to `seconds` until exactly `count` pieces are between their start and their finish.
+    func waitUntilRunning(_ count: Int, seconds: Double = 2) -> Bool {
+        waitUntil(seconds: seconds) { running == count }
+    }
+
+    /// How many pieces have started.
+    var startedCount: Int { read { starts } }
+    /// The most pieces that were between their start and their finish at the same moment.
+    var mostAtOnce: Int { read { peak } }
+}
+
+// MARK: - 3.2
+
+/// A server whose n-th request answers `[Podcast(title: "Episode n")]`, and which counts how many
+/// requests were in flight at once.
+final class FakeAudioAPI: HeldWork, AudioAPI, @unchecked Sendable {
+    /// Later answers are delivered on the fake's own network queue, unless the test gives one (the
+    /// caller's "main" queue, as an API that answers on the main queue does).
+    init(answers style: AnswerStyle, deliveredOn queue: DispatchQueue? = nil) {
+        super.init(style, finishingOn: queue ?? DispatchQueue(label: "workbook.fake-network"))
     }
 
     func fetchList(_ completion: @escaping ([Podcast]) -> Void) {
         let completion = Unchecked(completion)
-        // Counting the request and parking its answer happen under one lock, so that a test that
-        // sees "request n has started" always finds its answer parked.
-        let (answer, style) = update { () -> (@Sendable () -> Void, AnswerStyle) in
-            started += 1
-            inFlight += 1
-            peak = max(peak, inFlight)
-            let number = started
-            let answer: @Sendable () -> Void = { [self] in
-                // The request is over before its completion runs, which may start the next one.
-                update { inFlight -= 1 }
-                completion.value([Podcast(title: "Episode \(number)")])
-            }
-            if self.style == .held { waiting.append(answer) }
-            return (answer, self.style)
-        }
-        switch style {
-        case .synchronous: answer()
-        case .later: delivery.async(execute: answer)
-        case .held: break  // parked above, until the test answers it
-        }
+        // The request is over before its completion runs, which may start the next one.
+        start { number in completion.value([Podcast(title: "Episode \(number)")]) }
     }
 
     /// Answers the oldest held request, from another thread. Returns `false` if none was held.
     @discardableResult
-    func answerOldest() -> Bool {
-        guard let answer = update({ waiting.isEmpty ? nil : waiting.removeFirst() }) else { return false }
-        delivery.async(execute: answer)
-        return true
-    }
+    func answerOldest() -> Bool { finishOldest() }
 
     /// Answers every held request, and every later one at once. Call it in a `defer`.
-    func answerAll() {
-        let all = update { () -> [@Sendable () -> Void] in
-            style = .later
-            defer { waiting = [] }
-            return waiting
-        }
-        for answer in all { delivery.async(execute: answer) }
-    }
-
-    /// Waits up to `seconds` until `count` requests have reached the server in all.
-    func waitUntilStarted(_ count: Int, seconds: Double = 2) -> Bool {
-        waitUntil(seconds: seconds) { started >= count }
-    }
+    func answerAll() { finishAll() }
 
     /// How many requests reached the server.
-    var requests: Int { read { started } }
+    var requests: Int { startedCount }
     /// The most requests that were in flight at the same moment.
-    var mostInFlight: Int { read { peak } }
+    var mostInFlight: Int { mostAtOnce }
 }
 
 // MARK: - 3.3
 
 /// Jobs for a ``DownloadLimiter`` that record when they start and how many run at once.
-final class FakeJobs: Books, @unchecked Sendable {
-    private var style: AnswerStyle
-    private let network = DispatchQueue(label: "workbook.fake-downloads")
+final class FakeJobs: HeldWork, @unchecked Sendable {
     private var startOrder: [Int] = []
     private var onCaller: [Int] = []
-    private var running = 0
-    private var peak = 0
-    private var waiting: [@Sendable () -> Void] = []
 
-    init(finish style: AnswerStyle) { self.style = style }
+    init(finish style: AnswerStyle) {
+        super.init(style, finishingOn: DispatchQueue(label: "workbook.fake-downloads"))
+    }
 
     /// A job named `id`. It finishes (calls `done`) in this fake's style.
     func job(_ id: Int) -> (@escaping () -> Void) -> Void {
         { [self] done in
             let done = Unchecked(done)
-            let finish: @Sendable () -> Void = { [self] in
-                update { running -= 1 }
-                done.value()
-            }
             let onCallersThread = CallerThread.isCurrent
-            // Recording the start and parking the job happen under one lock, so that a test that
-            // sees "job n has started" always finds it parked.
-            let style = update { () -> AnswerStyle in
+            start(recording: {
                 startOrder.append(id)
                 if onCallersThread { onCaller.append(id) }
-                running += 1
-                peak = max(peak, running)
-                if self.style == .held { waiting.append(finish) }
-                return self.style
-            }
-            switch style {
-            case .synchronous: finish()
-            case .later: network.async(execute: finish)
-            case .held: break  // parked above, until the test finishes it
-            }
+            }, finish: { _ in done.value() })
         }
     }
 
-    /// Finishes the job that started first among those still held, from another thread.
-    @discardableResult
-    func finishOldest() -> Bool {
-        guard let finish = update({ waiting.isEmpty ? nil : waiting.removeFirst() }) else { return false }
-        network.async(execute: finish)
-        return true
-    }
-
-    /// Finishes the oldest held job (``finishOldest()``) and waits up to 2 s until `count` jobs have
-    /// started in all; records `late` as a time-out if they have not.
+    /// Finishes the oldest held job (``HeldWork/finishOldest()``) and waits up to 2 s until `count`
+    /// jobs have started in all; records `late` as a time-out if they have not.
     func finishOldest(thenStarted count: Int, else late: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         finishOldest()
         guard waitUntilStarted(count) else {
@@ -365,46 +384,10 @@ final class FakeJobs: Books, @unchecked Sendable {
         return true
     }
 
-    /// Finishes every job held so far, from another thread; later jobs are still held.
-    func finishHeld() {
-        let all = update { () -> [@Sendable () -> Void] in
-            defer { waiting = [] }
-            return waiting
-        }
-        for finish in all { network.async(execute: finish) }
-    }
-
-    /// Finishes every held job, and every later one at once. Call it in a `defer`.
-    func finishAll() {
-        let all = update { () -> [@Sendable () -> Void] in
-            style = .later
-            defer { waiting = [] }
-            return waiting
-        }
-        for finish in all { network.async(execute: finish) }
-    }
-
-    /// Waits up to `seconds` until `count` jobs have started in all.
-    func waitUntilStarted(_ count: Int, seconds: Double = 2) -> Bool {
-        waitUntil(seconds: seconds) { startOrder.count >= count }
-    }
-
-    /// Waits up to `seconds` until every started job has finished and `count` have started.
-    func waitUntilFinished(_ count: Int, seconds: Double = 2) -> Bool {
-        waitUntil(seconds: seconds) { startOrder.count >= count && running == 0 }
-    }
-
-    /// Waits up to `seconds` until exactly `count` jobs are between their start and their `done()`.
-    func waitUntilRunning(_ count: Int, seconds: Double = 2) -> Bool {
-        waitUntil(seconds: seconds) { running == count }
-    }
-
     /// The ids of the jobs in the order they started.
     var started: [Int] { read { startOrder } }
     /// The jobs that started on a thread that called `run(_:)` (see ``CallerThread``).
     var startedOnCallersThread: [Int] { read { onCaller } }
-    /// The most jobs that were between their start and their `done()` at the same moment.
-    var mostAtOnce: Int { read { peak } }
 }
 
 // MARK: - Counting callbacks
