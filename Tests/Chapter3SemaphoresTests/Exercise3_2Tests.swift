@@ -262,15 +262,10 @@ struct Exercise3_2Tests {
             runInChild(seconds: 5, cutShort: cutShort) {
                 let api = FakeAudioAPI(answers: .held)
                 let answers = Arrivals<String>()
-                weak var serviceLeft: AudioService?
-                do {
-                    let service = AudioService(api: api)
-                    serviceLeft = service
-                    service.fetchAudioList { answers.append($0.first?.title ?? "nothing") }
-                }
-                guard api.waitUntilStarted(1) else { return childTimedOut("the request did not reach the server within 2 s of fetchAudioList") }
-                // Let the service's own blocks finish and let go of it.
-                _ = eventually(within: 1) { serviceLeft == nil }
+                if let late = letGoAfterOneUse(
+                    { AudioService(api: api) }, { service in service.fetchAudioList { answers.append($0.first?.title ?? "nothing") } },
+                    started: { api.waitUntilStarted(1) }, else: "the request did not reach the server within 2 s of fetchAudioList"
+                ) { return late }
                 api.answerOldest()
                 guard answers.arrived(1) else {
                     return childTimedOut("the caller did not get its answer within 2 s of the server answering, the service having gone away meanwhile — the request's callback must not depend on the service still being there")
