@@ -321,9 +321,9 @@ struct Exercise3_2Tests {
             finish: { request, write in server.answer(request, write: write) }
         ) else { return }
         guard answers.wait(for: count, "not every caller got an answer within 2 s — \(Self.stuck)") else { return }
-        let seen = server.requests
+        let seen = server.seen
         verifyHandOver(
-            count, notes: seen.map(\.sawNote), previous: seen.map(\.sawAnswered), overlapped: overlapped,
+            count, notes: seen.map(\.sawNote), previous: seen.map(\.sawFinished), overlapped: overlapped,
             notesWrong: { notes in "the requests saw the callers' data \(notes); each request must see what its caller wrote before calling fetchAudioList" },
             previousWrong: { previous in "each request saw, as the last answered request, \(previous); the next request must see what the previous answer left in the server" })
     }

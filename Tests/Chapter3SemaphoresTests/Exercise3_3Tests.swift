@@ -388,7 +388,7 @@ struct Exercise3_3Tests {
             overlap: { id in "job \(id + 1) started while job \(id) was still running, with maxConcurrent 1 — a slot is free only when its job calls done()" },
             finish: { id, write in jobs.finish(id, write: write) }
         ) else { return }
-        let seen = jobs.started
+        let seen = jobs.seen
         verifyHandOver(
             count, notes: seen.map(\.sawNote), previous: seen.map(\.sawFinished), overlapped: overlapped,
             notesWrong: { notes in "the jobs saw the callers' data \(notes); each job must see what was written before run(_:) was called for it" },

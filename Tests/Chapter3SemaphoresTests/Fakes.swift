@@ -456,116 +456,97 @@ final class UnorderedCount: Sendable {
     func next() -> Int { count.add(1, ordering: .relaxed).newValue }
 }
 
-/// A server object that is not thread-safe, as many SDK clients are not: one request at a time may
-/// use it, and what one request's answer left in it must be visible to the next request.
-///
-/// `fetchList` reads its plain state first, before any bookkeeping lock could order it, and an
-/// answer writes it last, on a thread of its own, right before calling back: only the learner's
-/// code can order the answer's write before the next request's read. Answers are held until the
-/// test releases them (``answer(_:write:)``).
-final class UnguardedServer: Books, AudioAPI, @unchecked Sendable {
-    /// The number of the request answered last: written by each answer, read by each request.
-    let lastAnswered = Plain()
-    /// `notes[n - 1]`, written by the test before its calls, read by the n-th request.
+/// The books of a fake that is not thread-safe, whose pieces of work — a server's requests, a
+/// limiter's jobs, numbered from 1 — must come one at a time, and what one left must be visible to
+/// the next: each piece reads the plain state when it starts (the subclass reads it first, before
+/// any bookkeeping lock could order it), and its finish, held until the test lets it go
+/// (``finish(_:write:)``), writes the plain state last, on a thread of its own, right before it
+/// calls back. Only the learner's code can order that write before the next piece's read.
+class UnguardedWork: Books, @unchecked Sendable {
+    /// The number of the piece finished last: written by each finish, read by each piece.
+    let lastFinished = Plain()
+    /// `notes[n - 1]`, written by the test before it asks for piece n, read by piece n.
     let notes: [Plain]
-    private let numbers = UnorderedCount()
-    private var log: [(request: Int, sawAnswered: Int, sawNote: Int)] = []
-    private var held: [Int: Unchecked<([Podcast]) -> Void>] = [:]
+    private var log: [(number: Int, sawFinished: Int, sawNote: Int)] = []
+    private var held: [Int: @Sendable () -> Void] = [:]
 
-    init(requests: Int) {
-        notes = (0..<requests).map { _ in Plain() }
+    init(pieces: Int) {
+        notes = (0..<pieces).map { _ in Plain() }
     }
 
-    func fetchList(_ completion: @escaping ([Podcast]) -> Void) {
-        let sawAnswered = lastAnswered.value
-        let number = numbers.next()
-        let sawNote = number <= notes.count ? notes[number - 1].value : -1
+    /// Records what piece `number` saw when it started, and holds its `finish`.
+    func started(_ number: Int, sawFinished: Int, sawNote: Int, finish: @escaping @Sendable () -> Void) {
         update {
-            log.append((number, sawAnswered, sawNote))
-            held[number] = Unchecked(completion)
+            log.append((number, sawFinished, sawNote))
+            held[number] = finish
         }
     }
 
-    /// Answers request `number` from a new thread; with `write`, the answer first records itself
-    /// in the server's plain state. Returns `false` if that request is not held.
+    /// Finishes piece `number` from a new thread; with `write`, the piece first records itself in
+    /// the plain state. Returns `false` if that piece is not held.
     @discardableResult
-    func answer(_ number: Int, write: Bool) -> Bool {
-        guard let completion = update({ held.removeValue(forKey: number) }) else { return false }
-        let lastAnswered = lastAnswered
+    func finish(_ number: Int, write: Bool) -> Bool {
+        guard let finish = update({ held.removeValue(forKey: number) }) else { return false }
+        let lastFinished = lastFinished
         startThread {
-            if write { lastAnswered.value = number }
-            completion.value([Podcast(title: "Episode \(number)")])
+            if write { lastFinished.value = number }
+            finish()
         }
         return true
     }
 
-    /// Answers every held request, without writing. Call it in a `defer`.
-    func answerAll() {
+    /// Finishes every held piece, without writing. Call it in a `defer`.
+    func finishAll() {
         let all = update { () -> [Int] in held.keys.sorted() }
-        for number in all { answer(number, write: false) }
+        for number in all { finish(number, write: false) }
     }
 
     func waitUntilStarted(_ count: Int, seconds: Double = 2) -> Bool {
         waitUntil(seconds: seconds) { log.count >= count }
     }
 
-    /// What each request saw when it reached the server, in the order they came.
-    var requests: [(request: Int, sawAnswered: Int, sawNote: Int)] { read { log } }
+    /// What each piece saw when it started, in the order they started.
+    var seen: [(number: Int, sawFinished: Int, sawNote: Int)] { read { log } }
+}
+
+/// A server object that is not thread-safe, as many SDK clients are not: one request at a time may
+/// use it, and what one request's answer left in it (``UnguardedWork/lastFinished``) must be visible
+/// to the next request. Answers are held until the test releases them (``answer(_:write:)``).
+final class UnguardedServer: UnguardedWork, AudioAPI, @unchecked Sendable {
+    private let numbers = UnorderedCount()
+
+    init(requests: Int) { super.init(pieces: requests) }
+
+    func fetchList(_ completion: @escaping ([Podcast]) -> Void) {
+        let sawAnswered = lastFinished.value
+        let number = numbers.next()
+        let sawNote = number <= notes.count ? notes[number - 1].value : -1
+        let completion = Unchecked(completion)
+        started(number, sawFinished: sawAnswered, sawNote: sawNote) { completion.value([Podcast(title: "Episode \(number)")]) }
+    }
+
+    /// Answers request `number` from a new thread; with `write`, the answer first records itself in
+    /// the server's plain state. Returns `false` if that request is not held.
+    @discardableResult
+    func answer(_ number: Int, write: Bool) -> Bool { finish(number, write: write) }
+
+    /// Answers every held request, without writing. Call it in a `defer`.
+    func answerAll() { finishAll() }
 }
 
 /// Jobs that share a session object that is not thread-safe, for a limiter with one slot: what a
-/// job left in it before calling `done()` must be visible to the job that starts next.
-///
-/// Each job reads the plain state first, before any bookkeeping lock could order it; its `done()`
-/// is held until the test finishes it (``finish(_:write:)``), from a thread of its own that writes
-/// the plain state last, right before calling `done()`.
-final class UnguardedJobs: Books, @unchecked Sendable {
-    /// The id of the job finished last: written before each `done()`, read by each job.
-    let lastFinished = Plain()
-    /// `notes[id - 1]`, written by the test before `run(_:)` of job `id`, read by that job.
-    let notes: [Plain]
-    private var log: [(job: Int, sawFinished: Int, sawNote: Int)] = []
-    private var held: [Int: Unchecked<() -> Void>] = [:]
-
-    init(jobs: Int) {
-        notes = (0..<jobs).map { _ in Plain() }
-    }
+/// job left in it before calling `done()` (``UnguardedWork/lastFinished``) must be visible to the
+/// job that starts next. Each job's `done()` is held until the test finishes it (``finish(_:write:)``).
+final class UnguardedJobs: UnguardedWork, @unchecked Sendable {
+    init(jobs: Int) { super.init(pieces: jobs) }
 
     /// Job `id`, counted from 1.
     func job(_ id: Int) -> (@escaping () -> Void) -> Void {
         { [self] done in
             let sawFinished = lastFinished.value
             let sawNote = notes[id - 1].value
-            update {
-                log.append((id, sawFinished, sawNote))
-                held[id] = Unchecked(done)
-            }
+            let done = Unchecked(done)
+            started(id, sawFinished: sawFinished, sawNote: sawNote) { done.value() }
         }
     }
-
-    /// Finishes job `id` from a new thread; with `write`, the job first records itself in the
-    /// shared plain state. Returns `false` if that job is not held.
-    @discardableResult
-    func finish(_ id: Int, write: Bool) -> Bool {
-        guard let done = update({ held.removeValue(forKey: id) }) else { return false }
-        let lastFinished = lastFinished
-        startThread {
-            if write { lastFinished.value = id }
-            done.value()
-        }
-        return true
-    }
-
-    /// Finishes every held job, without writing. Call it in a `defer`.
-    func finishAll() {
-        let all = update { () -> [Int] in held.keys.sorted() }
-        for id in all { finish(id, write: false) }
-    }
-
-    func waitUntilStarted(_ count: Int, seconds: Double = 2) -> Bool {
-        waitUntil(seconds: seconds) { log.count >= count }
-    }
-
-    /// What each job saw when it started, in the order they started.
-    var started: [(job: Int, sawFinished: Int, sawNote: Int)] { read { log } }
 }
