@@ -13,9 +13,11 @@ import WorkbookWire
 // after calling their dismissAction — while others wait; a presenter let go right after the last
 // request. One run records every call, every presentation and every dismissal, and the record is
 // held to each clause of the header.
-extension Exercise3_1Tests: ExploredContract {
+extension Exercise3_1Tests: ExploredCallers {
     static let exploring = "Exploring scenarios of the presenter's contract"
     static var ifItCrashed: String { syncOntoUI }
+    static let returnsAtOnce = "`present(_:)` may be called from any thread, the `ui` queue included, and returns at once: it never waits for the screen to be free."
+    static let call = "present(_:)"
 
     enum Dismiss: String, CaseIterable, Sendable {
         /// Inside screen.present(_:), before it returns.
@@ -50,6 +52,14 @@ extension Exercise3_1Tests: ExploredContract {
             switch self {
             case let .elsewhere(site): "\(site)"
             case .ui: "a block on the UI queue"
+            }
+        }
+
+        /// Runs `work` from here, without waiting for it; `ui` is the run's UI queue.
+        func start(_ work: @escaping @Sendable () -> Void, ui: DispatchQueue) {
+            switch self {
+            case let .elsewhere(site): site.start(work)
+            case .ui: ui.async(execute: work)
             }
         }
     }
@@ -269,43 +279,23 @@ extension Exercise3_1Tests: ExploredContract {
         }
 
         let screen = ExploredScreen(ui: ui, record: record, insidePresent: insidePresent, release: release, ask: { present($0) })
-        let keep = !scenario.releasedAfterAsking
-        guard within(2, { presenter.set(keep ? keptForever(ModalPresenter(screen: screen, ui: ui.queue)) : ModalPresenter(screen: screen, ui: ui.queue)) }) != nil else {
-            return Violation(clause: "Nothing traps or hangs.", observed: "ModalPresenter(screen:ui:) did not return within 2 s.", timedOut: true)
+        if let hung = make("ModalPresenter(screen:ui:)", into: presenter, letGo: scenario.releasedAfterAsking, { ModalPresenter(screen: screen, ui: ui.queue) }) {
+            return hung
         }
 
-        let callersDone = Signal()
-        for caller in scenario.callers {
-            let modals = caller.modals
-            let work: @Sendable () -> Void = {
-                for spec in modals { present(spec) }
-                callersDone.fire()
-            }
-            switch caller.site {
-            case let .elsewhere(site): site.start(work)
-            case .ui: ui.queue.async(execute: work)
-            }
-        }
-        for _ in scenario.callers where !callersDone.happens(within: 1) {
-            return Violation(clause: "`present(_:)` may be called from any thread, the `ui` queue included, and returns at once: it never waits for the screen to be free.",
-                             observed: "a caller's present(_:) calls did not all return within 1 s.", timedOut: true)
-        }
+        if let stuck = callersReturn(within: 1, scenario.callers.map { caller in
+            ExploredCaller(start: { caller.site.start($0, ui: ui.queue) }, calls: { for spec in caller.modals { present(spec) } })
+        }) { return stuck }
         if scenario.releasedAfterAsking { presenter.letGo() }
         release.open()
 
         let expected = scenario.expected
-        let deadline = Date().addingTimeInterval(2.5)
-        // Until every modal has been shown and dismissed, or a clause is already broken.
-        while record.locked({ ($0.dismissed < expected || $0.shown.count < expected) && $0.problems.isEmpty && $0.mostOnScreen <= 1 })
-            && Date() < deadline { usleep(2_000) }
-        // A modal shown twice, or one more than asked for, shows up a moment later.
-        usleep(20_000)
+        // Until every modal has been shown and dismissed, or a clause is already broken (and a
+        // moment more, for a modal shown twice, or one more than asked for).
+        settle { record.locked { ($0.dismissed < expected || $0.shown.count < expected) && $0.problems.isEmpty && $0.mostOnScreen <= 1 } }
 
         return record.locked { seen -> Violation? in
-            if seen.slowest > 0.5 {
-                return Violation(clause: "`present(_:)` may be called from any thread, the `ui` queue included, and returns at once: it never waits for the screen to be free.",
-                                 observed: "a present(_:) call took \(formatSeconds(seen.slowest)) to return.")
-            }
+            if let slow = tookTooLong(seen.slowest) { return slow }
             if seen.mostOnScreen > 1 {
                 return Violation(clause: "One at a time: the next modal goes on screen only after the one before it has called its `dismissAction`, however long that takes.",
                                  observed: "\(seen.mostOnScreen) modals were on screen at once.")
@@ -320,13 +310,9 @@ extension Exercise3_1Tests: ExploredContract {
                                  timedOut: twice == 0 && seen.shown.count < expected)
             }
             let shownAt = Dictionary(uniqueKeysWithValues: seen.shown.map { ($0.modal, $0.at) })
-            for (first, returned) in seen.returned {
-                for (second, began) in seen.began where returned < began {
-                    if let a = shownAt[first], let b = shownAt[second], b < a {
-                        return Violation(clause: "First come, first served: modals are shown in the order `present(_:)` was called.",
-                                         observed: "a modal asked for after another one's present(_:) call had returned was shown before it.")
-                    }
-                }
+            if servedOutOfOrder(began: seen.began, returned: seen.returned, servedAt: shownAt) != nil {
+                return Violation(clause: "First come, first served: modals are shown in the order `present(_:)` was called.",
+                                 observed: "a modal asked for after another one's present(_:) call had returned was shown before it.")
             }
             return nil
         }

@@ -171,15 +171,10 @@ struct Exercise3_1Tests {
             runInChild(seconds: 5, cutShort: cutShort) {
                 let (ui, screen) = FakeScreen.onAUIQueue()
                 let a = FakeModal("A")
-                weak var presenterLeft: ModalPresenter?
-                do {
-                    let presenter = ModalPresenter(screen: screen, ui: ui.queue)
-                    presenterLeft = presenter
-                    presenter.present(a)
-                }
-                guard screen.waitUntilShown(1) else { return childTimedOut("modal A was not shown within 2 s of present(_:)") }
-                // Let the presenter's own blocks finish and let go of it.
-                _ = eventually(within: 1) { presenterLeft == nil }
+                if let late = letGoAfterOneUse(
+                    { ModalPresenter(screen: screen, ui: ui.queue) }, { presenter in presenter.present(a) },
+                    started: { screen.waitUntilShown(1) }, else: "modal A was not shown within 2 s of present(_:)"
+                ) { return late }
                 screen.dismiss(a)
                 guard ui.runsABlockSoon else {
                     return childTimedOut("dismissing modal A kept the UI queue busy for more than 2 s after the presenter had gone away")

@@ -11,9 +11,11 @@ import WorkbookWire
 // later, on the main queue (as many APIs do), or only a while after everyone has asked; completions
 // that ask again while others wait; a service let go once everyone has asked. One run records every
 // call, every request and every answer, and the record is held to each clause of the header.
-extension Exercise3_2Tests: ExploredContract {
+extension Exercise3_2Tests: ExploredCallers {
     static let exploring = "Exploring scenarios of the service's contract"
     static var ifItCrashed: String { syncOntoOwnQueue }
+    static let returnsAtOnce = "`fetchAudioList(completion:)` may be called from any thread and returns at once, even while a request is in flight: it never blocks its caller."
+    static let call = "fetchAudioList"
 
     enum Answer: String, CaseIterable, Sendable {
         /// Before fetchList returns, on the thread that called it.
@@ -211,9 +213,8 @@ extension Exercise3_2Tests: ExploredContract {
         let release = Gate()
         let service = LastReference<AudioService>()
         let server = ExploredServer(scenario, record: record, release: release)
-        let keep = !scenario.releasedAfterAsking
-        guard within(2, { service.set(keep ? keptForever(AudioService(api: server)) : AudioService(api: server)) }) != nil else {
-            return Violation(clause: "Nothing traps or hangs.", observed: "AudioService(api:) did not return within 2 s.", timedOut: true)
+        if let hung = make("AudioService(api:)", into: service, letGo: scenario.releasedAfterAsking, { AudioService(api: server) }) {
+            return hung
         }
 
         @Sendable func fetch(caller: Int, asksAgain: Bool) {
@@ -227,35 +228,20 @@ extension Exercise3_2Tests: ExploredContract {
             record.end(call, took: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
 
-        let callersDone = Signal()
-        for (index, caller) in scenario.callers.enumerated() {
-            let calls = caller.asksAgain
-            caller.site.start {
-                for again in calls { fetch(caller: index, asksAgain: again) }
-                callersDone.fire()
-            }
-        }
-        for _ in scenario.callers where !callersDone.happens(within: 1) {
-            return Violation(clause: "`fetchAudioList(completion:)` may be called from any thread and returns at once, even while a request is in flight: it never blocks its caller.",
-                             observed: "a caller's fetchAudioList calls did not all return within 1 s.", timedOut: true)
-        }
+        if let stuck = callersReturn(within: 1, scenario.callers.enumerated().map { index, caller in
+            ExploredCaller(start: caller.site.start, calls: { for again in caller.asksAgain { fetch(caller: index, asksAgain: again) } })
+        }) { return stuck }
         if scenario.releasedAfterAsking { service.letGo() }
         record.everyoneHasAsked()
         release.open()
 
         let expected = scenario.expected
-        let deadline = Date().addingTimeInterval(2.5)
-        while record.locked({ $0.got.values.map(\.count).reduce(0, +) < expected && $0.mostInFlight <= 1 }) && Date() < deadline {
-            usleep(2_000)
-        }
-        // A completion called twice, or a request sent twice, shows up a moment later.
-        usleep(20_000)
+        // Until every completion has run, or two requests were in flight at once (and a moment more,
+        // for a completion called twice, or a request sent twice).
+        settle { record.locked { $0.got.values.map(\.count).reduce(0, +) < expected && $0.mostInFlight <= 1 } }
 
         return record.locked { seen -> Violation? in
-            if seen.slowest > 0.5 {
-                return Violation(clause: "`fetchAudioList(completion:)` may be called from any thread and returns at once, even while a request is in flight: it never blocks its caller.",
-                                 observed: "a fetchAudioList call took \(formatSeconds(seen.slowest)) to return.")
-            }
+            if let slow = tookTooLong(seen.slowest) { return slow }
             if seen.mostInFlight > 1 {
                 return Violation(clause: "At most one `api.fetchList` request is in flight: the next one starts only after the previous one has answered, however long that takes.",
                                  observed: "\(seen.mostInFlight) requests were in flight at once.")
@@ -276,15 +262,11 @@ extension Exercise3_2Tests: ExploredContract {
                                  observed: "a completion ran \(formatSeconds((late * 100).rounded() / 100)) after the server had answered its request.")
             }
             let requestOf = seen.got.mapValues { $0[0].request }
-            for (first, returned) in seen.returned {
-                for (second, began) in seen.began where returned < began {
-                    if let a = requestOf[first], let b = requestOf[second], b < a {
-                        return Violation(clause: "Requests reach the server in the order of the calls, each caller's with its own answer.",
-                                         observed: seen.callerOf[first] == seen.callerOf[second] && seen.callerOf[first] != -1
-                                            ? "one caller's later call got an earlier request's answer."
-                                            : "a call made after another had returned got an earlier request's answer.")
-                    }
-                }
+            if let (first, second) = servedOutOfOrder(began: seen.began, returned: seen.returned, servedAt: requestOf) {
+                return Violation(clause: "Requests reach the server in the order of the calls, each caller's with its own answer.",
+                                 observed: seen.callerOf[first] == seen.callerOf[second] && seen.callerOf[first] != -1
+                                    ? "one caller's later call got an earlier request's answer."
+                                    : "a call made after another had returned got an earlier request's answer.")
             }
             return nil
         }

@@ -262,15 +262,10 @@ struct Exercise3_2Tests {
             runInChild(seconds: 5, cutShort: cutShort) {
                 let api = FakeAudioAPI(answers: .held)
                 let answers = Arrivals<String>()
-                weak var serviceLeft: AudioService?
-                do {
-                    let service = AudioService(api: api)
-                    serviceLeft = service
-                    service.fetchAudioList { answers.append($0.first?.title ?? "nothing") }
-                }
-                guard api.waitUntilStarted(1) else { return childTimedOut("the request did not reach the server within 2 s of fetchAudioList") }
-                // Let the service's own blocks finish and let go of it.
-                _ = eventually(within: 1) { serviceLeft == nil }
+                if let late = letGoAfterOneUse(
+                    { AudioService(api: api) }, { service in service.fetchAudioList { answers.append($0.first?.title ?? "nothing") } },
+                    started: { api.waitUntilStarted(1) }, else: "the request did not reach the server within 2 s of fetchAudioList"
+                ) { return late }
                 api.answerOldest()
                 guard answers.arrived(1) else {
                     return childTimedOut("the caller did not get its answer within 2 s of the server answering, the service having gone away meanwhile — the request's callback must not depend on the service still being there")
@@ -326,9 +321,9 @@ struct Exercise3_2Tests {
             finish: { request, write in server.answer(request, write: write) }
         ) else { return }
         guard answers.wait(for: count, "not every caller got an answer within 2 s — \(Self.stuck)") else { return }
-        let seen = server.requests
+        let seen = server.seen
         verifyHandOver(
-            count, notes: seen.map(\.sawNote), previous: seen.map(\.sawAnswered), overlapped: overlapped,
+            count, notes: seen.map(\.sawNote), previous: seen.map(\.sawFinished), overlapped: overlapped,
             notesWrong: { notes in "the requests saw the callers' data \(notes); each request must see what its caller wrote before calling fetchAudioList" },
             previousWrong: { previous in "each request saw, as the last answered request, \(previous); the next request must see what the previous answer left in the server" })
     }

@@ -11,9 +11,11 @@ import WorkbookWire
 // while, or held until many are running — released together, from their threads at the same moment —
 // and jobs that call run(_:) themselves; one run records what happened, and the record is held to
 // each clause of the header.
-extension Exercise3_3Tests: ExploredContract {
+extension Exercise3_3Tests: ExploredCallers {
     static let exploring = "Exploring scenarios of the limiter's contract"
     static var ifItCrashed: String { syncOntoOwnQueue }
+    static let returnsAtOnce = "`run(_:)` may be called from any thread and returns at once, even when every slot is taken."
+    static let call = "run(_:)"
 
     enum Done: String, CaseIterable, Sendable {
         /// done() before the job returns, on the thread that started it.
@@ -136,34 +138,20 @@ extension Exercise3_3Tests: ExploredContract {
         }
 
         // The callers, all sent off at once from their places; each calls run(_:) for its jobs in order.
-        let callersDone = Signal()
-        var number = 0
-        for (caller, entry) in scenario.callers.enumerated() {
-            let jobs = entry.jobs.enumerated().map { offset, spec in
-                defer { number += 1 }
-                return (index: number, spec: spec, offset: offset)
-            }
-            entry.site.start {
-                for item in jobs {
+        if let stuck = callersReturn(within: 3, scenario.callers.enumerated().map { caller, entry in
+            ExploredCaller(start: entry.site.start, calls: {
+                for (offset, spec) in entry.jobs.enumerated() {
                     let me = pthread_self()
                     insideRun.insert(me)
                     let began = DispatchTime.now().uptimeNanoseconds
-                    limiter.value.run(job(caller, item.offset, item.spec))
+                    limiter.value.run(job(caller, offset, spec))
                     let took = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
                     insideRun.remove(me)
                     if took > 0.5 { slowRuns.append(took) }
                 }
-                callersDone.fire()
-            }
-        }
-        for _ in scenario.callers where !callersDone.happens(within: 3) {
-            return Violation(clause: "`run(_:)` may be called from any thread and returns at once, even when every slot is taken.",
-                             observed: "a caller's run(_:) calls did not all return within 3 s.", timedOut: true)
-        }
-        if let took = slowRuns.all.max() {
-            return Violation(clause: "`run(_:)` may be called from any thread and returns at once, even when every slot is taken.",
-                             observed: "a run(_:) call took \(formatSeconds(took)) to return.")
-        }
+            })
+        }) { return stuck }
+        if let slow = tookTooLong(slowRuns.all.max() ?? 0) { return slow }
 
         // While the held jobs stay, as many of them must run as there are slots.
         let total = scenario.jobs.count

@@ -290,15 +290,10 @@ struct Exercise3_3Tests {
         let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 5, cutShort: cutShort) {
                 let jobs = FakeJobs(finish: .held)
-                weak var limiterLeft: DownloadLimiter?
-                do {
-                    let limiter = DownloadLimiter(maxConcurrent: 2)
-                    limiterLeft = limiter
-                    limiter.run(jobs.job(1))
-                }
-                guard jobs.waitUntilStarted(1) else { return childTimedOut("the job did not start within 2 s of run(_:)") }
-                // Let the limiter's own blocks finish and let go of it.
-                _ = eventually(within: 1) { limiterLeft == nil }
+                if let late = letGoAfterOneUse(
+                    { DownloadLimiter(maxConcurrent: 2) }, { limiter in limiter.run(jobs.job(1)) },
+                    started: { jobs.waitUntilStarted(1) }, else: "the job did not start within 2 s of run(_:)"
+                ) { return late }
                 jobs.finishOldest()
                 guard jobs.waitUntilFinished(1) else { return childTimedOut("the job's done() did not return within 2 s, the limiter having gone away meanwhile") }
                 return nil
@@ -393,7 +388,7 @@ struct Exercise3_3Tests {
             overlap: { id in "job \(id + 1) started while job \(id) was still running, with maxConcurrent 1 — a slot is free only when its job calls done()" },
             finish: { id, write in jobs.finish(id, write: write) }
         ) else { return }
-        let seen = jobs.started
+        let seen = jobs.seen
         verifyHandOver(
             count, notes: seen.map(\.sawNote), previous: seen.map(\.sawFinished), overlapped: overlapped,
             notesWrong: { notes in "the jobs saw the callers' data \(notes); each job must see what was written before run(_:) was called for it" },

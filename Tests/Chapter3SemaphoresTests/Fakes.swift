@@ -218,144 +218,163 @@ extension TestQueue {
     }
 }
 
-// MARK: - 3.2
+// MARK: - 3.2 and 3.3: work that finishes in a style
 
-/// How a ``FakeAudioAPI`` answers.
+/// How a ``FakeAudioAPI`` answers, and how a ``FakeJobs`` job calls `done`.
 enum AnswerStyle: String, CaseIterable, CustomTestStringConvertible {
-    /// Before `fetchList` returns, on the calling thread.
+    /// Before `fetchList` returns (before the job returns), on the calling thread.
     case synchronous
     /// Soon, from another thread.
     case later
-    /// Only when the test says so (``FakeAudioAPI/answerOldest()``), from another thread.
+    /// Only when the test says so (``HeldWork/finishOldest()``), from another thread.
     case held
 
     var testDescription: String { rawValue }
 }
 
-/// A server whose n-th request answers `[Podcast(title: "Episode n")]`, and which counts how many
-/// requests were in flight at once.
-final class FakeAudioAPI: Books, AudioAPI, @unchecked Sendable {
+/// The books of a fake whose pieces of work — a server's requests, a limiter's jobs — start, stay
+/// running a while, and finish in an ``AnswerStyle``: how many have started, how many are running
+/// and the most at once, and the finishes held until the test lets them go. A finish that is not
+/// synchronous runs on the fake's `queue`, a serial queue of its own or one the test gives.
+class HeldWork: Books, @unchecked Sendable {
     private var style: AnswerStyle
-    private let network = DispatchQueue(label: "workbook.fake-network")
-    private var started = 0
-    private var inFlight = 0
+    private let queue: DispatchQueue
+    private var starts = 0
+    private var running = 0
     private var peak = 0
     private var waiting: [@Sendable () -> Void] = []
 
-    /// Where later answers are delivered: the fake's own network queue, unless the test gives
-    /// one (the caller's "main" queue, as an API that answers on the main queue does).
-    private let deliveredOn: DispatchQueue?
-    private var delivery: DispatchQueue { deliveredOn ?? network }
-
-    init(answers style: AnswerStyle, deliveredOn queue: DispatchQueue? = nil) {
+    init(_ style: AnswerStyle, finishingOn queue: DispatchQueue) {
         self.style = style
-        self.deliveredOn = queue
+        self.queue = queue
+    }
+
+    /// Starts a piece of work and finishes it in this fake's style. Counting it as started and
+    /// running, `record`, and parking its finish if this fake holds, happen under one lock, so that
+    /// a test that sees "the n-th has started" always finds it recorded and parked. `finish` gets the
+    /// piece's number, counted from 1; the piece no longer counts as running when `finish` runs, which
+    /// may start the next one.
+    func start(recording record: () -> Void = {}, finish: @escaping @Sendable (_ number: Int) -> Void) {
+        let (finishing, style) = update { () -> (@Sendable () -> Void, AnswerStyle) in
+            starts += 1
+            running += 1
+            peak = max(peak, running)
+            record()
+            let number = starts
+            let finishing: @Sendable () -> Void = { [self] in
+                update { running -= 1 }
+                finish(number)
+            }
+            if self.style == .held { waiting.append(finishing) }
+            return (finishing, self.style)
+        }
+        switch style {
+        case .synchronous: finishing()
+        case .later: queue.async(execute: finishing)
+        case .held: break  // parked above, until the test finishes it
+        }
+    }
+
+    /// Finishes the piece that started first among those still held, from another thread. Returns
+    /// `false` if none was held.
+    @discardableResult
+    func finishOldest() -> Bool {
+        guard let finishing = update({ waiting.isEmpty ? nil : waiting.removeFirst() }) else { return false }
+        queue.async(execute: finishing)
+        return true
+    }
+
+    /// Finishes every piece held so far, from another thread; later ones are still held.
+    func finishHeld() { finishHeld(fromNowOn: false) }
+
+    /// Finishes every held piece, and every later one at once. Call it in a `defer`.
+    func finishAll() { finishHeld(fromNowOn: true) }
+
+    private func finishHeld(fromNowOn: Bool) {
+        let all = update { () -> [@Sendable () -> Void] in
+            if fromNowOn { style = .later }
+            defer { waiting = [] }
+            return waiting
+        }
+        for finishing in all { queue.async(execute: finishing) }
+    }
+
+    /// Waits up to `seconds` until `count` pieces have started in all.
+    func waitUntilStarted(_ count: Int, seconds: Double = 2) -> Bool {
+        waitUntil(seconds: seconds) { starts >= count }
+    }
+
+    /// Waits up to `seconds` until every started piece has finished and `count` have started.
+    func waitUntilFinished(_ count: Int, seconds: Double = 2) -> Bool {
+        waitUntil(seconds: seconds) { starts >= count && running == 0 }
+    }
+
+    /// Waits up to `seconds` until exactly `count` pieces are between their start and their finish.
+    func waitUntilRunning(_ count: Int, seconds: Double = 2) -> Bool {
+        waitUntil(seconds: seconds) { running == count }
+    }
+
+    /// How many pieces have started.
+    var startedCount: Int { read { starts } }
+    /// The most pieces that were between their start and their finish at the same moment.
+    var mostAtOnce: Int { read { peak } }
+}
+
+// MARK: - 3.2
+
+/// A server whose n-th request answers `[Podcast(title: "Episode n")]`, and which counts how many
+/// requests were in flight at once.
+final class FakeAudioAPI: HeldWork, AudioAPI, @unchecked Sendable {
+    /// Later answers are delivered on the fake's own network queue, unless the test gives one (the
+    /// caller's "main" queue, as an API that answers on the main queue does).
+    init(answers style: AnswerStyle, deliveredOn queue: DispatchQueue? = nil) {
+        super.init(style, finishingOn: queue ?? DispatchQueue(label: "workbook.fake-network"))
     }
 
     func fetchList(_ completion: @escaping ([Podcast]) -> Void) {
         let completion = Unchecked(completion)
-        // Counting the request and parking its answer happen under one lock, so that a test that
-        // sees "request n has started" always finds its answer parked.
-        let (answer, style) = update { () -> (@Sendable () -> Void, AnswerStyle) in
-            started += 1
-            inFlight += 1
-            peak = max(peak, inFlight)
-            let number = started
-            let answer: @Sendable () -> Void = { [self] in
-                // The request is over before its completion runs, which may start the next one.
-                update { inFlight -= 1 }
-                completion.value([Podcast(title: "Episode \(number)")])
-            }
-            if self.style == .held { waiting.append(answer) }
-            return (answer, self.style)
-        }
-        switch style {
-        case .synchronous: answer()
-        case .later: delivery.async(execute: answer)
-        case .held: break  // parked above, until the test answers it
-        }
+        // The request is over before its completion runs, which may start the next one.
+        start { number in completion.value([Podcast(title: "Episode \(number)")]) }
     }
 
     /// Answers the oldest held request, from another thread. Returns `false` if none was held.
     @discardableResult
-    func answerOldest() -> Bool {
-        guard let answer = update({ waiting.isEmpty ? nil : waiting.removeFirst() }) else { return false }
-        delivery.async(execute: answer)
-        return true
-    }
+    func answerOldest() -> Bool { finishOldest() }
 
     /// Answers every held request, and every later one at once. Call it in a `defer`.
-    func answerAll() {
-        let all = update { () -> [@Sendable () -> Void] in
-            style = .later
-            defer { waiting = [] }
-            return waiting
-        }
-        for answer in all { delivery.async(execute: answer) }
-    }
-
-    /// Waits up to `seconds` until `count` requests have reached the server in all.
-    func waitUntilStarted(_ count: Int, seconds: Double = 2) -> Bool {
-        waitUntil(seconds: seconds) { started >= count }
-    }
+    func answerAll() { finishAll() }
 
     /// How many requests reached the server.
-    var requests: Int { read { started } }
+    var requests: Int { startedCount }
     /// The most requests that were in flight at the same moment.
-    var mostInFlight: Int { read { peak } }
+    var mostInFlight: Int { mostAtOnce }
 }
 
 // MARK: - 3.3
 
 /// Jobs for a ``DownloadLimiter`` that record when they start and how many run at once.
-final class FakeJobs: Books, @unchecked Sendable {
-    private var style: AnswerStyle
-    private let network = DispatchQueue(label: "workbook.fake-downloads")
+final class FakeJobs: HeldWork, @unchecked Sendable {
     private var startOrder: [Int] = []
     private var onCaller: [Int] = []
-    private var running = 0
-    private var peak = 0
-    private var waiting: [@Sendable () -> Void] = []
 
-    init(finish style: AnswerStyle) { self.style = style }
+    init(finish style: AnswerStyle) {
+        super.init(style, finishingOn: DispatchQueue(label: "workbook.fake-downloads"))
+    }
 
     /// A job named `id`. It finishes (calls `done`) in this fake's style.
     func job(_ id: Int) -> (@escaping () -> Void) -> Void {
         { [self] done in
             let done = Unchecked(done)
-            let finish: @Sendable () -> Void = { [self] in
-                update { running -= 1 }
-                done.value()
-            }
             let onCallersThread = CallerThread.isCurrent
-            // Recording the start and parking the job happen under one lock, so that a test that
-            // sees "job n has started" always finds it parked.
-            let style = update { () -> AnswerStyle in
+            start(recording: {
                 startOrder.append(id)
                 if onCallersThread { onCaller.append(id) }
-                running += 1
-                peak = max(peak, running)
-                if self.style == .held { waiting.append(finish) }
-                return self.style
-            }
-            switch style {
-            case .synchronous: finish()
-            case .later: network.async(execute: finish)
-            case .held: break  // parked above, until the test finishes it
-            }
+            }, finish: { _ in done.value() })
         }
     }
 
-    /// Finishes the job that started first among those still held, from another thread.
-    @discardableResult
-    func finishOldest() -> Bool {
-        guard let finish = update({ waiting.isEmpty ? nil : waiting.removeFirst() }) else { return false }
-        network.async(execute: finish)
-        return true
-    }
-
-    /// Finishes the oldest held job (``finishOldest()``) and waits up to 2 s until `count` jobs have
-    /// started in all; records `late` as a time-out if they have not.
+    /// Finishes the oldest held job (``HeldWork/finishOldest()``) and waits up to 2 s until `count`
+    /// jobs have started in all; records `late` as a time-out if they have not.
     func finishOldest(thenStarted count: Int, else late: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         finishOldest()
         guard waitUntilStarted(count) else {
@@ -365,46 +384,10 @@ final class FakeJobs: Books, @unchecked Sendable {
         return true
     }
 
-    /// Finishes every job held so far, from another thread; later jobs are still held.
-    func finishHeld() {
-        let all = update { () -> [@Sendable () -> Void] in
-            defer { waiting = [] }
-            return waiting
-        }
-        for finish in all { network.async(execute: finish) }
-    }
-
-    /// Finishes every held job, and every later one at once. Call it in a `defer`.
-    func finishAll() {
-        let all = update { () -> [@Sendable () -> Void] in
-            style = .later
-            defer { waiting = [] }
-            return waiting
-        }
-        for finish in all { network.async(execute: finish) }
-    }
-
-    /// Waits up to `seconds` until `count` jobs have started in all.
-    func waitUntilStarted(_ count: Int, seconds: Double = 2) -> Bool {
-        waitUntil(seconds: seconds) { startOrder.count >= count }
-    }
-
-    /// Waits up to `seconds` until every started job has finished and `count` have started.
-    func waitUntilFinished(_ count: Int, seconds: Double = 2) -> Bool {
-        waitUntil(seconds: seconds) { startOrder.count >= count && running == 0 }
-    }
-
-    /// Waits up to `seconds` until exactly `count` jobs are between their start and their `done()`.
-    func waitUntilRunning(_ count: Int, seconds: Double = 2) -> Bool {
-        waitUntil(seconds: seconds) { running == count }
-    }
-
     /// The ids of the jobs in the order they started.
     var started: [Int] { read { startOrder } }
     /// The jobs that started on a thread that called `run(_:)` (see ``CallerThread``).
     var startedOnCallersThread: [Int] { read { onCaller } }
-    /// The most jobs that were between their start and their `done()` at the same moment.
-    var mostAtOnce: Int { read { peak } }
 }
 
 // MARK: - Counting callbacks
@@ -473,116 +456,97 @@ final class UnorderedCount: Sendable {
     func next() -> Int { count.add(1, ordering: .relaxed).newValue }
 }
 
-/// A server object that is not thread-safe, as many SDK clients are not: one request at a time may
-/// use it, and what one request's answer left in it must be visible to the next request.
-///
-/// `fetchList` reads its plain state first, before any bookkeeping lock could order it, and an
-/// answer writes it last, on a thread of its own, right before calling back: only the learner's
-/// code can order the answer's write before the next request's read. Answers are held until the
-/// test releases them (``answer(_:write:)``).
-final class UnguardedServer: Books, AudioAPI, @unchecked Sendable {
-    /// The number of the request answered last: written by each answer, read by each request.
-    let lastAnswered = Plain()
-    /// `notes[n - 1]`, written by the test before its calls, read by the n-th request.
+/// The books of a fake that is not thread-safe, whose pieces of work — a server's requests, a
+/// limiter's jobs, numbered from 1 — must come one at a time, and what one left must be visible to
+/// the next: each piece reads the plain state when it starts (the subclass reads it first, before
+/// any bookkeeping lock could order it), and its finish, held until the test lets it go
+/// (``finish(_:write:)``), writes the plain state last, on a thread of its own, right before it
+/// calls back. Only the learner's code can order that write before the next piece's read.
+class UnguardedWork: Books, @unchecked Sendable {
+    /// The number of the piece finished last: written by each finish, read by each piece.
+    let lastFinished = Plain()
+    /// `notes[n - 1]`, written by the test before it asks for piece n, read by piece n.
     let notes: [Plain]
-    private let numbers = UnorderedCount()
-    private var log: [(request: Int, sawAnswered: Int, sawNote: Int)] = []
-    private var held: [Int: Unchecked<([Podcast]) -> Void>] = [:]
+    private var log: [(number: Int, sawFinished: Int, sawNote: Int)] = []
+    private var held: [Int: @Sendable () -> Void] = [:]
 
-    init(requests: Int) {
-        notes = (0..<requests).map { _ in Plain() }
+    init(pieces: Int) {
+        notes = (0..<pieces).map { _ in Plain() }
     }
 
-    func fetchList(_ completion: @escaping ([Podcast]) -> Void) {
-        let sawAnswered = lastAnswered.value
-        let number = numbers.next()
-        let sawNote = number <= notes.count ? notes[number - 1].value : -1
+    /// Records what piece `number` saw when it started, and holds its `finish`.
+    func started(_ number: Int, sawFinished: Int, sawNote: Int, finish: @escaping @Sendable () -> Void) {
         update {
-            log.append((number, sawAnswered, sawNote))
-            held[number] = Unchecked(completion)
+            log.append((number, sawFinished, sawNote))
+            held[number] = finish
         }
     }
 
-    /// Answers request `number` from a new thread; with `write`, the answer first records itself
-    /// in the server's plain state. Returns `false` if that request is not held.
+    /// Finishes piece `number` from a new thread; with `write`, the piece first records itself in
+    /// the plain state. Returns `false` if that piece is not held.
     @discardableResult
-    func answer(_ number: Int, write: Bool) -> Bool {
-        guard let completion = update({ held.removeValue(forKey: number) }) else { return false }
-        let lastAnswered = lastAnswered
+    func finish(_ number: Int, write: Bool) -> Bool {
+        guard let finish = update({ held.removeValue(forKey: number) }) else { return false }
+        let lastFinished = lastFinished
         startThread {
-            if write { lastAnswered.value = number }
-            completion.value([Podcast(title: "Episode \(number)")])
+            if write { lastFinished.value = number }
+            finish()
         }
         return true
     }
 
-    /// Answers every held request, without writing. Call it in a `defer`.
-    func answerAll() {
+    /// Finishes every held piece, without writing. Call it in a `defer`.
+    func finishAll() {
         let all = update { () -> [Int] in held.keys.sorted() }
-        for number in all { answer(number, write: false) }
+        for number in all { finish(number, write: false) }
     }
 
     func waitUntilStarted(_ count: Int, seconds: Double = 2) -> Bool {
         waitUntil(seconds: seconds) { log.count >= count }
     }
 
-    /// What each request saw when it reached the server, in the order they came.
-    var requests: [(request: Int, sawAnswered: Int, sawNote: Int)] { read { log } }
+    /// What each piece saw when it started, in the order they started.
+    var seen: [(number: Int, sawFinished: Int, sawNote: Int)] { read { log } }
+}
+
+/// A server object that is not thread-safe, as many SDK clients are not: one request at a time may
+/// use it, and what one request's answer left in it (``UnguardedWork/lastFinished``) must be visible
+/// to the next request. Answers are held until the test releases them (``answer(_:write:)``).
+final class UnguardedServer: UnguardedWork, AudioAPI, @unchecked Sendable {
+    private let numbers = UnorderedCount()
+
+    init(requests: Int) { super.init(pieces: requests) }
+
+    func fetchList(_ completion: @escaping ([Podcast]) -> Void) {
+        let sawAnswered = lastFinished.value
+        let number = numbers.next()
+        let sawNote = number <= notes.count ? notes[number - 1].value : -1
+        let completion = Unchecked(completion)
+        started(number, sawFinished: sawAnswered, sawNote: sawNote) { completion.value([Podcast(title: "Episode \(number)")]) }
+    }
+
+    /// Answers request `number` from a new thread; with `write`, the answer first records itself in
+    /// the server's plain state. Returns `false` if that request is not held.
+    @discardableResult
+    func answer(_ number: Int, write: Bool) -> Bool { finish(number, write: write) }
+
+    /// Answers every held request, without writing. Call it in a `defer`.
+    func answerAll() { finishAll() }
 }
 
 /// Jobs that share a session object that is not thread-safe, for a limiter with one slot: what a
-/// job left in it before calling `done()` must be visible to the job that starts next.
-///
-/// Each job reads the plain state first, before any bookkeeping lock could order it; its `done()`
-/// is held until the test finishes it (``finish(_:write:)``), from a thread of its own that writes
-/// the plain state last, right before calling `done()`.
-final class UnguardedJobs: Books, @unchecked Sendable {
-    /// The id of the job finished last: written before each `done()`, read by each job.
-    let lastFinished = Plain()
-    /// `notes[id - 1]`, written by the test before `run(_:)` of job `id`, read by that job.
-    let notes: [Plain]
-    private var log: [(job: Int, sawFinished: Int, sawNote: Int)] = []
-    private var held: [Int: Unchecked<() -> Void>] = [:]
-
-    init(jobs: Int) {
-        notes = (0..<jobs).map { _ in Plain() }
-    }
+/// job left in it before calling `done()` (``UnguardedWork/lastFinished``) must be visible to the
+/// job that starts next. Each job's `done()` is held until the test finishes it (``finish(_:write:)``).
+final class UnguardedJobs: UnguardedWork, @unchecked Sendable {
+    init(jobs: Int) { super.init(pieces: jobs) }
 
     /// Job `id`, counted from 1.
     func job(_ id: Int) -> (@escaping () -> Void) -> Void {
         { [self] done in
             let sawFinished = lastFinished.value
             let sawNote = notes[id - 1].value
-            update {
-                log.append((id, sawFinished, sawNote))
-                held[id] = Unchecked(done)
-            }
+            let done = Unchecked(done)
+            started(id, sawFinished: sawFinished, sawNote: sawNote) { done.value() }
         }
     }
-
-    /// Finishes job `id` from a new thread; with `write`, the job first records itself in the
-    /// shared plain state. Returns `false` if that job is not held.
-    @discardableResult
-    func finish(_ id: Int, write: Bool) -> Bool {
-        guard let done = update({ held.removeValue(forKey: id) }) else { return false }
-        let lastFinished = lastFinished
-        startThread {
-            if write { lastFinished.value = id }
-            done.value()
-        }
-        return true
-    }
-
-    /// Finishes every held job, without writing. Call it in a `defer`.
-    func finishAll() {
-        let all = update { () -> [Int] in held.keys.sorted() }
-        for id in all { finish(id, write: false) }
-    }
-
-    func waitUntilStarted(_ count: Int, seconds: Double = 2) -> Bool {
-        waitUntil(seconds: seconds) { log.count >= count }
-    }
-
-    /// What each job saw when it started, in the order they started.
-    var started: [(job: Int, sawFinished: Int, sawNote: Int)] { read { log } }
 }

@@ -54,6 +54,25 @@ func eventually(within seconds: Double = 2, _ isTrue: () -> Bool) -> Bool {
     return true
 }
 
+/// For the "may go away while … in flight" children: makes an object (`make`), uses it once (`use`)
+/// and lets it go; then waits until that use has started (`started`, bounded) — the child's time-out
+/// sentence `late` when it has not — and up to 1 s more for the object's own blocks to finish and
+/// let go of it.
+func letGoAfterOneUse<Object: AnyObject>(
+    _ make: () -> Object, _ use: (Object) -> Void, started: () -> Bool, else late: String
+) -> String? {
+    weak var objectLeft: Object?
+    do {
+        let object = make()
+        objectLeft = object
+        use(object)
+    }
+    guard started() else { return childTimedOut(late) }
+    // Let the object's own blocks finish and let go of it.
+    _ = eventually(within: 1) { objectLeft == nil }
+    return nil
+}
+
 /// "1.02 s" or "140 ms", for messages.
 func duration(since start: Date) -> String {
     let seconds = Date().timeIntervalSince(start)
