@@ -188,22 +188,20 @@ extension Exercise4_5Tests {
 // 4.5's contract, executable, over the history of a run (Registers.swift): reads and sets of `token` from threads and every kind of queue,
 // the main queue too, tokens empty, long and outside ASCII.
 
-extension Exercise4_5Tests {
+extension Exercise4_5Tests: ExploredVariant {
+    static let variant = RegisterScenario.Variant(keys: 1, storesNil: false)
+    static let exploring = "Exploring scenarios of the token's contract"
+    static var ifItCrashed: String { readsItself }
+
+    static func run(_ scenario: RegisterScenario) -> Violation? {
+        runRegisters(scenario, initial: "first", what: "a read of `token`", make: { AuthToken(token: "first") },
+                     read: { object, _ in object.token }, set: { object, _, value in object.token = value ?? "" })
+    }
+
     @Test("explored: callers on threads and every kind of queue (main too), reads and sets mixed, tokens empty, long and outside ASCII: every read is a whole token that was set, never an older one")
     func explored() async {
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
-                exploreScenarios("Exercise4_5Tests/explored", corners: RegisterScenario.corners(keys: 1, values: RegisterValue.allCases.filter { $0 != .none }),
-                                 generate: { RegisterScenario.generate(&$0, keys: 1, values: RegisterValue.allCases.filter { $0 != .none }) },
-                                 shrink: RegisterScenario.shrink,
-                                 run: { scenario in
-                                     runRegisters(scenario, initial: "first", what: "a read of `token`",
-                                                  make: { AuthToken(token: "first") },
-                                                  read: { object, key in object.token },
-                                                  set: { object, key, value in object.token = value ?? "" })
-                                 })
-            }
-        }
-        judgeChild(result, "Exploring scenarios of the token's contract", ifItCrashed: Self.readsItself)
+        await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+            exploreInChild(Self.self, cutShort: cutShort)
+        })
     }
 }
