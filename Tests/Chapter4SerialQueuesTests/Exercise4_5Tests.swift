@@ -156,16 +156,8 @@ extension Exercise4_5Tests {
                 if second != "two" {
                     return "setting one AuthToken to \"one again\" made a second one read \"\(second)\"; each keeps its own token"
                 }
-                let problems = Tally<String>()
-                guard gatedThreads(threads: 4, iterations: 200, seconds: 3, { thread, iteration in
-                    let holder = thread.isMultiple(of: 2) ? one : two, name = thread.isMultiple(of: 2) ? "one" : "two"
-                    if thread < 2 {
-                        holder.value.token = "\(name)-\(iteration)"
-                    } else if !holder.value.token.hasPrefix(name) {
-                        problems.append("AuthToken \(name) read \"\(holder.value.token)\", a token set on the other")
-                    }
-                }) else { return childTimedOut("two AuthTokens used by four threads did not finish within 3 s") }
-                return problems.all.first
+                let tokens = [one, two]
+                return twoReadAndSetAtOnce("AuthToken", other: "the other", write: { tokens[$0].value.token = $1 }, read: { tokens[$0].value.token })
             }
         }
         judgeChild(result, "Two AuthTokens at once", ifItCrashed: Self.readsItself)
