@@ -11,6 +11,11 @@ import WorkbookTestSupport
 // report itself), and every other test still runs. (Chapter-specific helpers; WorkbookTestSupport has the rest.)
 
 
+/// What a trap means when a block on a serial queue `sync`s onto that queue: the start of 4.1's,
+/// 4.2's and 4.4's `syncInsideSync`, each of which goes on with where to look in its exercise.
+let syncOntoItsOwnQueue =
+    "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue — it would wait for itself forever (the crash report on Apple platforms says \"dispatch_sync called on queue already owned by current thread\"; on Linux the process just traps, with no message). "
+
 /// `true` when the two threads are the same.
 func sameThread(_ a: pthread_t, _ b: pthread_t) -> Bool { pthread_equal(a, b) != 0 }
 
@@ -49,21 +54,67 @@ func writerAndReaderTakingTurns(
     write: @escaping @Sendable (String?) -> Void,
     read: @escaping @Sendable () -> String?
 ) -> String? {
-    let said: @Sendable (String?) -> String = { token in token.map { "\"\($0)\"" } ?? "nil" }
-    let turns = Turns()
+    Turns.take(rounds: 200, gated: "the writer and the reader", problems: { "the reader did not see the write just before it: \($0.prefix(3))" }) { thread, round, _ in
+        if thread == 0 {
+            write(value(round))
+            return nil
+        }
+        let seen = read(), expected = value(round)
+        return seen == expected ? nil : "read \(quoted(seen)) right after token = \(quoted(expected))"
+    }
+}
+
+/// A value as a sentence shows it: in quotes, or nil.
+func quoted(_ value: String?) -> String { value.map { "\"\($0)\"" } ?? "nil" }
+
+/// The two-instances dimension from four gated threads, 200 rounds: threads 0 and 1 store
+/// "one-<round>" into the first of two objects and "two-<round>" into the second (`write(object,
+/// token)`, `object` 0 or 1), while threads 2 and 3 read them back (`read(object)`); a reader must
+/// never see the other object's tokens. `kind` names the objects ("store"), `other` the other one
+/// as a problem says it ("the other store"). Returns `nil`, or the sentence for ``judgeChild``.
+func twoReadAndSetAtOnce(
+    _ kind: String, other: String,
+    write: @escaping @Sendable (_ object: Int, _ token: String) -> Void,
+    read: @escaping @Sendable (_ object: Int) -> String?
+) -> String? {
     let problems = Tally<String>()
-    guard gatedThreads(threads: 2, iterations: 200, seconds: 3, { thread, round in
-        let missed = turns.take(thread, inRound: round) { _ in
-            if thread == 0 {
-                write(value(round))
-            } else {
-                let seen = read(), expected = value(round)
-                if seen != expected { problems.append("read \(said(seen)) right after token = \(said(expected))") }
+    guard gatedThreads(threads: 4, iterations: 200, seconds: 3, { thread, round in
+        let object = thread % 2, name = ["one", "two"][object]
+        if thread < 2 {
+            write(object, "\(name)-\(round)")
+        } else if let seen = read(object), !seen.hasPrefix(name) {
+            problems.append("\(kind) \(name) read \"\(seen)\", a token set on \(other)")
+        }
+    }) else { return childTimedOut("two \(kind)s used by four threads did not finish within 3 s") }
+    return problems.all.first
+}
+
+/// For a child: a block of the test — a plain one, or a barrier — holds `object`'s queue
+/// (``queueProperty(of:)``) while `body` runs, until `body` fires the `release` it is handed (or
+/// returns). `block` names that block as a failure says it: "a block the test put on the store's
+/// queue". Returns `ifNoQueue` when the object has no queue to hold (by default `nil`: a design without
+/// one is judged by the other tests), a sentence when the block did not start within 2 s, or else what
+/// `body` returns.
+func whileQueueHeld(
+    of object: AnyObject, by block: String, barrier: Bool = false, ifNoQueue: String? = nil,
+    _ body: (_ release: Signal) -> String?
+) -> String? {
+    guard let queue = queueProperty(of: object) else { return ifNoQueue }
+    let release = Signal()
+    defer { release.fire() }
+    let held: Bool
+    if barrier {
+        let holding = Signal()
+        startThread {
+            queue.sync(flags: .barrier) {
+                holding.fire()
+                _ = release.happens(within: 3)
             }
         }
-        if let missed { problems.append(childTimedOut("turn \(missed) never came")) }
-    }) else { return childTimedOut("the writer and the reader did not finish within 3 s") }
-    guard let first = problems.all.first else { return nil }
-    if isChildTimeout(first) { return first }
-    return "the reader did not see the write just before it: \(problems.all.prefix(3))"
+        held = holding.happens(within: 2)
+    } else {
+        held = occupy(queue, until: release)
+    }
+    guard held else { return "\(block) did not start within 2 s" }
+    return body(release)
 }

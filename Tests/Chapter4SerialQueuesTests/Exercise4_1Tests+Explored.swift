@@ -6,12 +6,10 @@ import WorkbookWire
 // 4.1's contract, executable, over the history of a run (Registers.swift): reads and sets of `token` from threads and every kind of queue,
 // the main queue too, values nil, empty, long and outside ASCII.
 
-extension Exercise4_1Tests: ExploredContract {
+extension Exercise4_1Tests: ExploredVariant {
+    static let variant = RegisterScenario.Variant(keys: 1)
     static let exploring = "Exploring scenarios of the store's contract"
     static var ifItCrashed: String { syncInsideSync }
-    static var corners: [RegisterScenario] { RegisterScenario.corners(keys: 1, values: RegisterValue.allCases) }
-    static func generate(_ random: inout Seeded) -> RegisterScenario { RegisterScenario.generate(&random, keys: 1, values: RegisterValue.allCases) }
-    static func shrink(_ scenario: RegisterScenario) -> [RegisterScenario] { RegisterScenario.shrink(scenario) }
 
     static func run(_ scenario: RegisterScenario) -> Violation? {
         runRegisters(scenario, initial: nil, what: "a read of `token`", make: { TokenStore() },

@@ -11,16 +11,17 @@ struct Exercise4_1Tests {
     /// Said when the store's queue cannot be found.
     static let noQueue = "TokenStore has no stored `queue` any more; keep `let queue` and do every access to `cachedToken` on it (4.2's update relies on it)"
 
-    /// For a child: holds `store`'s queue with a plain block of the test until `release` fires;
-    /// the sentence to return when that cannot be done.
-    static func holdQueue(of store: TokenStore, until release: Signal) -> String? {
-        guard let queue = queueProperty(of: store) else { return noQueue }
-        guard occupy(queue, until: release) else { return "a block the test put on the store's queue did not start within 2 s" }
-        return nil
+    /// For a child: a plain block of the test, `block`, holds `store`'s queue while `body` runs, until
+    /// `body` fires `release` (``whileQueueHeld(of:by:barrier:ifNoQueue:_:)``); without a queue, `ifNoQueue`.
+    static func withQueueHeld(
+        of store: TokenStore, by block: String = "a block the test put on the store's queue", ifNoQueue: String = noQueue,
+        _ body: (_ release: Signal) -> String?
+    ) -> String? {
+        whileQueueHeld(of: store, by: block, ifNoQueue: ifNoQueue, body)
     }
 
     static let syncInsideSync =
-        "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue — it would wait for itself forever (the crash report on Apple platforms says \"dispatch_sync called on queue already owned by current thread\"; on Linux the process just traps, with no message). Inside the setter's or the getter's `queue.sync { … }`: which name there runs the getter or the setter, and so asks for the queue again?"
+        syncOntoItsOwnQueue + "Inside the setter's or the getter's `queue.sync { … }`: which name there runs the getter or the setter, and so asks for the queue again?"
 
     @Test("a token set is read back, on this thread and another; nil clears it")
     func readsBackWhatWasSet() async {
@@ -91,19 +92,19 @@ struct Exercise4_1Tests {
         let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let store = Unchecked(TokenStore())
-                let release = Signal()
-                if let problem = Exercise4_1Tests.holdQueue(of: store.value, until: release) { return problem }
-                let returned = startThreadSignalling { _ = store.value.token }
-                // While the test's block holds the queue, a getter that reads on `queue` must wait.
-                let tooEarly = returned.happens(within: 0.2)
-                release.fire()
-                if tooEarly {
-                    return "reading token returned while another block was running on the store's `queue`, so the getter reads `cachedToken` without going through `queue`. Every access must be a block on `queue` — the lock 4.2's update shares; another lock of your own does not exclude that."
+                return Exercise4_1Tests.withQueueHeld(of: store.value) { release in
+                    let returned = startThreadSignalling { _ = store.value.token }
+                    // While the test's block holds the queue, a getter that reads on `queue` must wait.
+                    let tooEarly = returned.happens(within: 0.2)
+                    release.fire()
+                    if tooEarly {
+                        return "reading token returned while another block was running on the store's `queue`, so the getter reads `cachedToken` without going through `queue`. Every access must be a block on `queue` — the lock 4.2's update shares; another lock of your own does not exclude that."
+                    }
+                    guard returned.happens(within: 2) else {
+                        return "reading token did not return within 2 s after the store's queue became free"
+                    }
+                    return nil
                 }
-                guard returned.happens(within: 2) else {
-                    return "reading token did not return within 2 s after the store's queue became free"
-                }
-                return nil
             }
         }
         judgeChild(result, "Reading the token while the store's queue is busy", ifItCrashed: Self.syncInsideSync)
@@ -121,27 +122,27 @@ struct Exercise4_1Tests {
             runInChild(seconds: 8, cutShort: cutShort) {
                 for newValue in ["after", nil] as [String?] {
                     let store = Unchecked(TokenStore())
-                    guard queueProperty(of: store.value) != nil else { return Exercise4_1Tests.noQueue }
                     store.value.token = "before"
-                    let release = Signal()
                     let seen = Tally<String?>()
-                    if let problem = Exercise4_1Tests.holdQueue(of: store.value, until: release) { return problem }
-                    // A read made first waits behind the test's block — ahead of the set made next.
-                    let read = startThreadSignalling { seen.append(store.value.token) }
-                    usleep(400_000)
-                    let setReturned = startThreadSignalling { store.value.token = newValue }
-                    // A set that waits for the queue (`sync`) is still waiting here; one that went
-                    // to the queue with `async` has returned, but its block runs after the read.
-                    let returnedWhileHeld = setReturned.happens(within: 0.2)
-                    release.fire()
-                    guard read.happens(within: 2) else { return childTimedOut("reading token did not return within 2 s after the store's queue became free") }
-                    guard returnedWhileHeld || setReturned.happens(within: 2) else {
-                        return childTimedOut("setting token did not return within 2 s after the store's queue became free")
+                    let problem = Exercise4_1Tests.withQueueHeld(of: store.value) { release in
+                        // A read made first waits behind the test's block — ahead of the set made next.
+                        let read = startThreadSignalling { seen.append(store.value.token) }
+                        usleep(400_000)
+                        let setReturned = startThreadSignalling { store.value.token = newValue }
+                        // A set that waits for the queue (`sync`) is still waiting here; one that went
+                        // to the queue with `async` has returned, but its block runs after the read.
+                        let returnedWhileHeld = setReturned.happens(within: 0.2)
+                        release.fire()
+                        guard read.happens(within: 2) else { return childTimedOut("reading token did not return within 2 s after the store's queue became free") }
+                        guard returnedWhileHeld || setReturned.happens(within: 2) else {
+                            return childTimedOut("setting token did not return within 2 s after the store's queue became free")
+                        }
+                        if returnedWhileHeld, seen.all != ["before"] {
+                            return "token = \(quoted(newValue)), made while another block was running on the store's `queue`, changed `cachedToken` at once: a read waiting in line on `queue` since before that set read \(seen.all.first.map(quoted) ?? "nothing"), not \"before\". The setter changes `cachedToken` without going through `queue` — every write must be a block on `queue` (4.2's update shares it); a lock of your own orders the sets among themselves, but not against the reads on `queue`."
+                        }
+                        return nil
                     }
-                    if returnedWhileHeld, seen.all != ["before"] {
-                        let what = newValue == nil ? "token = nil" : "token = \"after\""
-                        return "\(what), made while another block was running on the store's `queue`, changed `cachedToken` at once: a read waiting in line on `queue` since before that set read \(seen.all.first.map { $0.map { "\"\($0)\"" } ?? "nil" } ?? "nothing"), not \"before\". The setter changes `cachedToken` without going through `queue` — every write must be a block on `queue` (4.2's update shares it); a lock of your own orders the sets among themselves, but not against the reads on `queue`."
-                    }
+                    if let problem { return problem }
                 }
                 return nil
             }
@@ -186,7 +187,7 @@ extension Exercise4_1Tests {
                         if last.isEmpty { last = ["start"] }
                         let final = store.value.token
                         if last.contains(final) { return nil }
-                        return "after every thread had returned, token read \(final.map { "\"\($0)\"" } ?? "nil"); it must be what one of the last writes left (\(last.map { $0.map { "\"\($0)\"" } ?? "nil" }.sorted().joined(separator: " or ")))"
+                        return "after every thread had returned, token read \(quoted(final)); it must be what one of the last writes left (\(last.map(quoted).sorted().joined(separator: " or ")))"
                     }
                     return (call, check)
                 }
@@ -209,27 +210,20 @@ extension Exercise4_1Tests {
                     return "setting the token of a second store changed the first store's token to \"\(seen)\"; each store keeps its own"
                 }
                 // Both stores at once, from four threads: each store's readers see only its own tokens.
-                let problems = Tally<String>()
-                guard gatedThreads(threads: 4, iterations: 200, seconds: 3, { thread, iteration in
-                    let store = thread.isMultiple(of: 2) ? one : two, name = thread.isMultiple(of: 2) ? "one" : "two"
-                    if thread < 2 {
-                        store.value.token = "\(name)-\(iteration)"
-                    } else if let seen = store.value.token, !seen.hasPrefix(name) {
-                        problems.append("store \(name) read \"\(seen)\", a token set on the other store")
-                    }
-                }) else { return childTimedOut("two stores used by four threads did not finish within 3 s") }
-                if let problem = problems.all.first { return problem }
+                let stores = [one, two]
+                if let problem = twoReadAndSetAtOnce(
+                    "store", other: "the other store", write: { stores[$0].value.token = $1 }, read: { stores[$0].value.token }
+                ) { return problem }
                 // One store's busy queue does not hold up the other.
-                guard let queue = queueProperty(of: one.value) else {
-                    return "could not check that one store's busy queue leaves another store alone: TokenStore has no stored `queue` any more; keep `let queue` and do every access to `cachedToken` on it (4.2's update relies on it)"
+                return Exercise4_1Tests.withQueueHeld(
+                    of: one.value, by: "a block the test put on a store's queue",
+                    ifNoQueue: "could not check that one store's busy queue leaves another store alone: " + Exercise4_1Tests.noQueue
+                ) { _ in
+                    guard finishes(within: 1, { two.value.token = "free"; _ = two.value.token }) else {
+                        return "setting and reading one store's token waited while another store's queue was busy: every store needs a queue of its own (an instance property, not a `static` one shared by all stores)"
+                    }
+                    return nil
                 }
-                let release = Signal()
-                guard occupy(queue, until: release) else { return "a block the test put on a store's queue did not start within 2 s" }
-                defer { release.fire() }
-                guard finishes(within: 1, { two.value.token = "free"; _ = two.value.token }) else {
-                    return "setting and reading one store's token waited while another store's queue was busy: every store needs a queue of its own (an instance property, not a `static` one shared by all stores)"
-                }
-                return nil
             }
         }
         judgeChild(result, "Two stores at once", ifItCrashed: Self.syncInsideSync)

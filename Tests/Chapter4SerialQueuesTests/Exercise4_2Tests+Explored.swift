@@ -12,7 +12,7 @@ import WorkbookWire
 // the order the transforms ran, and the history is held to the clauses.
 
 /// One run of updates on one store.
-struct UpdateScenario: Sendable, Equatable, CustomStringConvertible {
+struct UpdateScenario: CallersScenario, Sendable, CustomStringConvertible {
     enum Step: Sendable, Equatable {
         /// Returns the token with a mark of its own appended.
         case append
@@ -24,10 +24,7 @@ struct UpdateScenario: Sendable, Equatable, CustomStringConvertible {
         case otherStore
     }
 
-    struct Caller: Sendable, Equatable {
-        var site: CallSite
-        var steps: [Step]
-    }
+    typealias Caller = ScenarioCaller<Step>
 
     /// The token before any caller (stored by one update).
     var first: RegisterValue
@@ -36,28 +33,26 @@ struct UpdateScenario: Sendable, Equatable, CustomStringConvertible {
     var description: String {
         "the token starts as \(first.phrase); " + callers.map { caller in
             var parts: [String] = []
-            let appends = caller.steps.filter { $0 == .append }.count
+            let appends = caller.calls.filter { $0 == .append }.count
             if appends > 0 { parts.append("\(appends) that append\(appends == 1 ? "s" : "")") }
-            let stored = caller.steps.compactMap { step -> RegisterValue? in if case let .store(value) = step { value } else { nil } }
+            let stored = caller.calls.compactMap { step -> RegisterValue? in if case let .store(value) = step { value } else { nil } }
             if !stored.isEmpty { parts.append("\(stored.count) that store\(stored.count == 1 ? "s" : "") " + stored.map(\.phrase).joined(separator: ", ")) }
-            let holds = caller.steps.filter { $0 == .hold }.count
+            let holds = caller.calls.filter { $0 == .hold }.count
             if holds > 0 { parts.append("\(holds) that hold\(holds == 1 ? "s" : "") on while others ask") }
-            let others = caller.steps.filter { $0 == .otherStore }.count
+            let others = caller.calls.filter { $0 == .otherStore }.count
             if others > 0 { parts.append("\(others) that read\(others == 1 ? "s" : "") and update\(others == 1 ? "s" : "") another store first") }
-            return "\(caller.site) makes \(caller.steps.count) update\(caller.steps.count == 1 ? "" : "s") (\(parts.joined(separator: "; ")))"
+            return "\(caller.site) makes \(caller.calls.count) update\(caller.calls.count == 1 ? "" : "s") (\(parts.joined(separator: "; ")))"
         }.joined(separator: "; ")
     }
 
     static func generate(_ random: inout Seeded) -> UpdateScenario {
-        let callers = (0..<random.pick([1, 2, 3, 4])).map { _ in
-            Caller(site: random.pick(CallSite.allCases), steps: (0..<random.pick([1, 3, 10, 25])).map { _ in
-                switch Double.random(in: 0..<1, using: &random) {
-                case ..<0.5: .append
-                case ..<0.7: .store(random.pick(RegisterValue.allCases))
-                case ..<0.8: .hold
-                default: .otherStore
-                }
-            })
+        let callers = Caller.generate(&random, counts: [1, 3, 10, 25]) { random -> Step in
+            switch Double.random(in: 0..<1, using: &random) {
+            case ..<0.5: .append
+            case ..<0.7: .store(random.pick(RegisterValue.allCases))
+            case ..<0.8: .hold
+            default: .otherStore
+            }
         }
         return UpdateScenario(first: random.pick(RegisterValue.allCases), callers: callers)
     }
@@ -65,26 +60,20 @@ struct UpdateScenario: Sendable, Equatable, CustomStringConvertible {
     /// Corners: every value stored in turn; a held transform on the main queue while threads and
     /// queues ask; four callers appending at once; transforms that use another store, from everywhere.
     static let corners: [UpdateScenario] = [
-        UpdateScenario(first: .none, callers: [Caller(site: .thread, steps: RegisterValue.allCases.flatMap { [.store($0), .append] })]),
-        UpdateScenario(first: .long, callers: [Caller(site: .mainQueue, steps: [.hold, .append, .hold]),
-                                               Caller(site: .thread, steps: Array(repeating: .append, count: 10)),
-                                               Caller(site: .concurrentQueue, steps: [.append, .store(.unicode), .append])]),
+        UpdateScenario(first: .none, callers: [Caller(site: .thread, calls: RegisterValue.allCases.flatMap { [.store($0), .append] })]),
+        UpdateScenario(first: .long, callers: [Caller(site: .mainQueue, calls: [.hold, .append, .hold]),
+                                               Caller(site: .thread, calls: Array(repeating: .append, count: 10)),
+                                               Caller(site: .concurrentQueue, calls: [.append, .store(.unicode), .append])]),
         UpdateScenario(first: .empty, callers: [CallSite.thread, .serialQueue, .globalQueue, .mainQueue].map {
-            Caller(site: $0, steps: Array(repeating: .append, count: 25))
+            Caller(site: $0, calls: Array(repeating: .append, count: 25))
         }),
-        UpdateScenario(first: .short, callers: CallSite.allCases.map { Caller(site: $0, steps: [.otherStore, .append, .otherStore]) }),
+        UpdateScenario(first: .short, callers: CallSite.allCases.map { Caller(site: $0, calls: [.otherStore, .append, .otherStore]) }),
     ]
 
     static func shrink(_ scenario: UpdateScenario) -> [UpdateScenario] {
         var smaller = Smaller(than: scenario, valid: { !$0.callers.isEmpty })
-        for index in scenario.callers.indices { smaller.with { $0.callers.remove(at: index) } }
-        for caller in scenario.callers.indices {
-            for step in scenario.callers[caller].steps.indices.reversed() where scenario.callers[caller].steps.count > 1 {
-                smaller.with { $0.callers[caller].steps.remove(at: step) }
-            }
-            for step in scenario.callers[caller].steps.indices { smaller.with { $0.callers[caller].steps[step] = .append } }
-            smaller.with { $0.callers[caller].site = .thread }
-        }
+        smaller.withoutEachCaller(of: scenario)
+        smaller.withSimplerCallers(of: scenario, simplest: .append)
         smaller.with { $0.first = .none }
         return smaller.candidates
     }
@@ -150,7 +139,7 @@ extension Exercise4_2Tests: ExploredContract {
         let problems = Tally<Violation>()
         let callersDone = Signal()
         for (callerIndex, caller) in scenario.callers.enumerated() {
-            let steps = caller.steps
+            let steps = caller.calls
             caller.site.start {
                 for (stepIndex, step) in steps.enumerated() {
                     let number = callerIndex * 1_000 + stepIndex + 1
@@ -216,7 +205,7 @@ extension Exercise4_2Tests: ExploredContract {
         if final != current {
             return Violation(clause: exactlyOnce, observed: "after every update had returned, the store held \(shown(final)), but the last transform to run had returned \(shown(current)).")
         }
-        let usedOther = scenario.callers.flatMap(\.steps).filter { $0 == .otherStore }.count
+        let usedOther = scenario.callers.flatMap(\.calls).filter { $0 == .otherStore }.count
         if usedOther > 0, let otherToken = within(2, { Exercise4_2Tests.token(of: other.value) }),
            otherToken != String(repeating: "o", count: usedOther) {
             return Violation(clause: nothingHangs, observed: "\(usedOther) transforms each updated another store once, appending \"o\", and that store then held \(shown(otherToken)).")

@@ -11,7 +11,7 @@ import WorkbookTestSupport
 @Suite("4.2 TokenStore.update(_:) — read, change and write in one step", .gradedUnderTSan)
 struct Exercise4_2Tests {
     static let syncInsideSync =
-        "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue — it would wait for itself forever (the crash report on Apple platforms says \"dispatch_sync called on queue already owned by current thread\"; on Linux the process just traps, with no message). Inside your `queue.sync { … }`: which call there asks for the queue again?"
+        syncOntoItsOwnQueue + "Inside your `queue.sync { … }`: which call there asks for the queue again?"
 
     /// The token, read through `update` only.
     static func token(of store: TokenStore) -> String? {
@@ -106,19 +106,18 @@ struct Exercise4_2Tests {
                 // Turn 2i + thread: that thread adds one. Only the store's queue can order one thread's
                 // update after the other's; nothing else here does. So a read or a write of
                 // `cachedToken` made off the queue is reported, every run.
-                let turns = Turns()
-                let problems = Tally<String>()
-                guard runConcurrently(threads: 2, iterations: 200, "two threads taking turns", { thread, iteration in
-                    let missed = turns.take(thread, inRound: iteration) { turn in
-                        store.value.update { current in
-                            let seen = current.flatMap { Int($0) } ?? 0
-                            if seen != turn { problems.append("update \(turn + 1) was given \(current ?? "nil"); the update before it had left \(turn)") }
-                            return Exercise4_2Tests.addOne(current)
-                        }
+                let problem = Turns.take(
+                    rounds: 200, runConcurrently: "two threads taking turns", unfinished: "the two threads did not finish within 5 s"
+                ) { _, _, turn in
+                    let problems = Tally<String>()
+                    store.value.update { current in
+                        let seen = current.flatMap { Int($0) } ?? 0
+                        if seen != turn { problems.append("update \(turn + 1) was given \(current ?? "nil"); the update before it had left \(turn)") }
+                        return Exercise4_2Tests.addOne(current)
                     }
-                    if let missed { problems.append("turn \(missed) never came") }
-                }) else { return "the two threads did not finish within 5 s" }
-                if let problem = problems.all.first { return problem }
+                    return problems.all.first
+                }
+                if let problem { return problem }
                 let final = Exercise4_2Tests.token(of: store.value)
                 if final != "400" { return "400 updates that each add one, made in turns, left the token at \(final ?? "nil"); expected 400" }
                 return nil

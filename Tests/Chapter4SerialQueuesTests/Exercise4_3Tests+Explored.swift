@@ -6,12 +6,10 @@ import WorkbookWire
 // 4.3's contract, executable, over the history of a run (Registers.swift): reads, writes and removals over three keys from threads and every
 // kind of queue (GCD work items, the main queue too), values empty, long and outside ASCII.
 
-extension Exercise4_3Tests: ExploredContract {
+extension Exercise4_3Tests: ExploredVariant {
+    static let variant = RegisterScenario.Variant(keys: 3)
     static let exploring = "Exploring scenarios of the cache's contract"
     static var ifItCrashed: String { syncInsideSync }
-    static var corners: [RegisterScenario] { RegisterScenario.corners(keys: 3, values: RegisterValue.allCases) }
-    static func generate(_ random: inout Seeded) -> RegisterScenario { RegisterScenario.generate(&random, keys: 3, values: RegisterValue.allCases) }
-    static func shrink(_ scenario: RegisterScenario) -> [RegisterScenario] { RegisterScenario.shrink(scenario) }
 
     static func run(_ scenario: RegisterScenario) -> Violation? {
         runRegisters(scenario, initial: nil, what: "value(forKey:)", make: { SettingsCache() },

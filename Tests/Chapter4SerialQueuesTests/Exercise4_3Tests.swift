@@ -20,18 +20,18 @@ struct Exercise4_3Tests {
         "A block running on the cache's queue waits for the same queue: a `sync(flags: .barrier)` inside a read (or any block of `queue`) waits for that very block to finish, forever."
 
     /// For a child: a new cache, `value` written for `key` and read back, whose queue a read of the
-    /// test's own (a plain block) then holds until `release` fires; `body` goes on from there. A design
-    /// without the starter's `queue` cannot be held: the other tests still judge it (`nil`).
+    /// test's own (a plain block) then holds while `body` runs, until `body` fires `release`
+    /// (``whileQueueHeld(of:by:barrier:ifNoQueue:_:)``). A design without the starter's `queue` cannot
+    /// be held: the other tests still judge it (`nil`).
     static func withQueueHeld(
-        _ value: String, forKey key: String, until release: Signal,
-        _ body: (Unchecked<SettingsCache>) -> String?
+        _ value: String, forKey key: String,
+        _ body: (Unchecked<SettingsCache>, _ release: Signal) -> String?
     ) -> String? {
         let cache = Unchecked(SettingsCache())
-        guard let queue = queueProperty(of: cache.value) else { return nil }
+        guard queueProperty(of: cache.value) != nil else { return nil }
         cache.value.setValue(value, forKey: key)
         guard cache.value.value(forKey: key) == value else { return "a read right after a write did not see it" }
-        guard occupy(queue, until: release) else { return "a read the test put on the cache's queue did not start within 2 s" }
-        return body(cache)
+        return whileQueueHeld(of: cache.value, by: "a read the test put on the cache's queue") { release in body(cache, release) }
     }
 
     @Test("a value set is read back, on this thread and another; nil removes it")
@@ -67,8 +67,7 @@ struct Exercise4_3Tests {
         let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 // The test's own read: a plain block on the cache's queue that stays there.
-                let release = Signal()
-                return Exercise4_3Tests.withQueueHeld("on", forKey: "sync", until: release) { cache in
+                Exercise4_3Tests.withQueueHeld("on", forKey: "sync") { cache, release in
                     let seen = Tally<String?>()
                     let returned = startThreadSignalling { seen.append(cache.value.value(forKey: "sync")) }
                     let sideBySide = returned.happens(within: 1)
@@ -95,25 +94,19 @@ struct Exercise4_3Tests {
                 // Turn 2i: the writer writes value i — or removes the key, every 4th time; turn 2i+1:
                 // the reader reads it back. Only the cache's queue can order a read after the write
                 // before it; nothing else here does.
-                let turns = Turns()
-                let problems = Tally<String>()
-                guard runConcurrently(threads: 2, iterations: 200, "a writer and a reader taking turns", { thread, iteration in
-                    let key = keys[iteration % keys.count]
-                    let expected: String? = iteration % 4 == 3 ? nil : "v\(iteration)"
-                    let missed = turns.take(thread, inRound: iteration) { _ in
-                        if thread == 0 {
-                            cache.value.setValue(expected, forKey: key)
-                        } else {
-                            let seen = cache.value.value(forKey: key)
-                            if seen != expected {
-                                problems.append("read \(seen ?? "nil") right after \(expected.map { "\($0) was written" } ?? "the key was removed")")
-                            }
-                        }
+                return Turns.take(
+                    rounds: 200, runConcurrently: "a writer and a reader taking turns", unfinished: "the writer and the reader did not finish within 5 s",
+                    problems: { "the reader did not see the write just before it: \($0.prefix(3))" }
+                ) { thread, round, _ in
+                    let key = keys[round % keys.count]
+                    let expected: String? = round % 4 == 3 ? nil : "v\(round)"
+                    if thread == 0 {
+                        cache.value.setValue(expected, forKey: key)
+                        return nil
                     }
-                    if let missed { problems.append("turn \(missed) never came") }
-                }) else { return "the writer and the reader did not finish within 5 s" }
-                if problems.all.isEmpty { return nil }
-                return "the reader did not see the write just before it: \(problems.all.prefix(3))"
+                    let seen = cache.value.value(forKey: key)
+                    return seen == expected ? nil : "read \(seen ?? "nil") right after \(expected.map { "\($0) was written" } ?? "the key was removed")"
+                }
             }
         }
         judgeChild(result, "A writer and a reader taking turns", ifItCrashed: Self.syncInsideSync, ifItHung: Self.waitsForItself)
@@ -124,8 +117,7 @@ struct Exercise4_3Tests {
         let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 5, cutShort: cutShort) {
                 // 1. The test's own read holds the cache's queue, so the next write has to wait.
-                let release = Signal()
-                return Exercise4_3Tests.withQueueHeld("old", forKey: "mode", until: release) { cache in
+                Exercise4_3Tests.withQueueHeld("old", forKey: "mode") { cache, release in
                     // 2. A write arrives from a thread of the test. It may return at once or wait for
                     //    the read; either way, nothing else writes while the readers below run.
                     let wrote = startThreadSignalling { cache.value.setValue("new", forKey: "mode") }
@@ -175,15 +167,13 @@ struct Exercise4_3Tests {
                 let cache = Unchecked(SettingsCache())
                 let keys = [(0..<4).map { "a\($0)" }, (0..<4).map { "b\($0)" }]
                 for key in keys.joined() { cache.value.setValue("start", forKey: key) }
-                let turns = Turns()
-                let lost = Tally<String>()
-                guard gatedThreads(threads: 2, iterations: 500, seconds: 3, { thread, iteration in
-                    let missed = turns.take(thread, inRound: iteration) { _ in
-                        cache.value.setValue("w\(iteration)", forKey: keys[thread][iteration % 4])
-                    }
-                    if let missed { lost.append(childTimedOut("two threads writing settings in turns: turn \(missed) never came")) }
-                }) else { return childTimedOut("the two writers did not finish within 3 s") }
-                if let first = lost.all.first { return first }
+                let problem = Turns.take(
+                    rounds: 500, gated: "the two writers", missed: { childTimedOut("two threads writing settings in turns: turn \($0) never came") }
+                ) { thread, round, _ in
+                    cache.value.setValue("w\(round)", forKey: keys[thread][round % 4])
+                    return nil
+                }
+                if let problem { return problem }
                 for key in keys.joined() {
                     let index = Int(key.dropFirst())!
                     let value = cache.value.value(forKey: key)
@@ -225,25 +215,27 @@ extension Exercise4_3Tests {
                     let withWrite = pair.first != "value" || pair.second != "value"
                     let turns = Turns()
                     let call: @Sendable (String, Int, Int) -> String? = { operation, thread, iteration in
+                        let key = keys[(iteration + thread * 4) % keys.count]
+                        let access = { () -> String? in
+                            switch operation {
+                            case "value":
+                                if let seen = cache.value.value(forKey: key), seen != "start", !seen.hasPrefix("w") {
+                                    return "value(forKey: \"\(key)\") returned \"\(seen)\", which nobody stored"
+                                }
+                            case "setValue": cache.value.setValue("w\(iteration)", forKey: key)
+                            default: cache.value.setValue(nil, forKey: key)
+                            }
+                            return nil
+                        }
+                        guard withWrite else { return access() }
                         // In a pair with a write, threads 0 (the first operation) and 1 (the second) take
                         // turns; the other two sit this pair out.
-                        var turn: Int?
-                        if withWrite {
-                            guard thread < 2 else { return nil }
-                            turn = 2 * iteration + thread
-                            guard turns.wait(for: turn!) else { return childTimedOut("turn \(turn!) never came") }
+                        guard thread < 2 else { return nil }
+                        var problem: String?
+                        if let missed = turns.take(thread, inRound: iteration, { _ in problem = access() }) {
+                            return childTimedOut("turn \(missed) never came")
                         }
-                        defer { if let turn { turns.pass(to: turn + 1) } }
-                        let key = keys[(iteration + thread * 4) % keys.count]
-                        switch operation {
-                        case "value":
-                            if let seen = cache.value.value(forKey: key), seen != "start", !seen.hasPrefix("w") {
-                                return "value(forKey: \"\(key)\") returned \"\(seen)\", which nobody stored"
-                            }
-                        case "setValue": cache.value.setValue("w\(iteration)", forKey: key)
-                        default: cache.value.setValue(nil, forKey: key)
-                        }
-                        return nil
+                        return problem
                     }
                     let check: () -> String? = {
                         // Every key holds what some write left: "start", "w…", or nothing.
@@ -275,20 +267,12 @@ extension Exercise4_3Tests {
                     return "a write to a second cache changed the first cache's theme to \(one.value.value(forKey: "theme") ?? "nil"); each cache keeps its own values"
                 }
                 // One cache's queue held by a write (a barrier) does not hold up the other cache.
-                guard let queue = queueProperty(of: one.value) else { return nil }
-                let release = Signal(), holding = Signal()
-                startThread {
-                    queue.sync(flags: .barrier) {
-                        holding.fire()
-                        _ = release.happens(within: 3)
+                return whileQueueHeld(of: one.value, by: "a barrier the test put on a cache's queue", barrier: true) { _ in
+                    guard finishes(within: 1, { two.value.setValue("blue", forKey: "accent"); _ = two.value.value(forKey: "accent") }) else {
+                        return "writing and reading one cache waited while another cache's queue ran a write: every cache needs a queue of its own (an instance property, not a `static` one shared by all caches)"
                     }
+                    return nil
                 }
-                guard holding.happens(within: 2) else { return "a barrier the test put on a cache's queue did not start within 2 s" }
-                defer { release.fire() }
-                guard finishes(within: 1, { two.value.setValue("blue", forKey: "accent"); _ = two.value.value(forKey: "accent") }) else {
-                    return "writing and reading one cache waited while another cache's queue ran a write: every cache needs a queue of its own (an instance property, not a `static` one shared by all caches)"
-                }
-                return nil
             }
         }
         judgeChild(result, "Two caches at once", ifItCrashed: Self.syncInsideSync, ifItHung: Self.waitsForItself)

@@ -15,7 +15,7 @@ extension Exercise4_4Tests: ExploredContract {
     static let exploring = "Exploring scenarios of the log's contract"
     static var ifItCrashed: String { syncInsideSync }
 
-    enum Call: String, Sendable { case record, flush }
+    enum Call: String, Sendable, Equatable { case record, flush }
 
     enum Write: String, CaseIterable, Sendable {
         /// Keeps the batch, nothing more.
@@ -30,15 +30,12 @@ extension Exercise4_4Tests: ExploredContract {
         case holdsOn
     }
 
-    struct Scenario: Sendable, Equatable, CustomStringConvertible {
+    struct Scenario: CallersScenario, Sendable, CustomStringConvertible {
+        typealias Caller = ScenarioCaller<Call>
+
         var capacity: Int
         var write: Write
         var callers: [Caller]
-
-        struct Caller: Sendable, Equatable {
-            var site: CallSite
-            var calls: [Call]
-        }
 
         var description: String {
             var parts = ["a log of capacity \(capacity) whose write \(Self.phrase(write))"]
@@ -64,10 +61,7 @@ extension Exercise4_4Tests: ExploredContract {
 
     static func generate(_ random: inout Seeded) -> Scenario {
         let capacity = random.pick([-3, 0, 1, 1, 2, 3, 5, 1_000])
-        let callers = (0..<random.pick([1, 2, 3, 4])).map { _ in
-            Scenario.Caller(site: random.pick(CallSite.allCases),
-                            calls: (0..<random.pick([1, 3, 8, 20])).map { _ in random.chance(0.15) ? .flush : .record })
-        }
+        let callers = Scenario.Caller.generate(&random, counts: [1, 3, 8, 20]) { random in random.chance(0.15) ? .flush : .record }
         return Scenario(capacity: capacity, write: random.pick(Write.allCases), callers: callers)
     }
 
@@ -85,15 +79,10 @@ extension Exercise4_4Tests: ExploredContract {
 
     static func shrink(_ scenario: Scenario) -> [Scenario] {
         var smaller = Smaller(than: scenario, valid: { !$0.callers.isEmpty })
-        for index in scenario.callers.indices { smaller.with { $0.callers.remove(at: index) } }
+        smaller.withoutEachCaller(of: scenario)
         smaller.with { $0.write = .keeps }
         for capacity in [1, 2, 3] where capacity < scenario.capacity { smaller.with { $0.capacity = capacity } }
-        for caller in scenario.callers.indices {
-            for call in scenario.callers[caller].calls.indices.reversed() where scenario.callers[caller].calls.count > 1 {
-                smaller.with { $0.callers[caller].calls.remove(at: call) }
-            }
-            smaller.with { $0.callers[caller].site = .thread }
-        }
+        smaller.withSimplerCallers(of: scenario)
         return smaller.candidates
     }
 

@@ -8,7 +8,7 @@ import WorkbookTestSupport
 @Suite("4.4 EventLog — no sync inside sync", .gradedUnderTSan)
 struct Exercise4_4Tests {
     static let syncInsideSync =
-        "libdispatch stops a program whose block, running on a serial queue, calls `sync` on that same queue — it would wait for itself forever (the crash report on Apple platforms says \"dispatch_sync called on queue already owned by current thread\"; on Linux the process just traps, with no message). Look at what `record` calls while it is inside `queue.sync`."
+        syncOntoItsOwnQueue + "Look at what `record` calls while it is inside `queue.sync`."
     static let writeWhileHeld =
         "`write` ran while the log still held its queue (or lock): the other thread's `record` could not get in, and `write` waited for it. Where does your `record` call `write`: inside its `queue.sync`, or after it?"
 
@@ -44,6 +44,27 @@ struct Exercise4_4Tests {
         if all.count == recorded.count && Set(all) == Set(recorded) { return nil }
         return lost?(all.count, Set(all).count)
             ?? "\(recorded.count) events were recorded, but write and the flushes gave back \(all.count) (\(Set(all).count) different ones); each event must come back exactly once"
+    }
+
+    /// For a child: four threads at once (``runConcurrently(threads:iterations:_:seconds:sourceLocation:_:)``),
+    /// `rounds` rounds, on a new log of capacity 8: each records "<thread>-<round>" — but thread 3,
+    /// when `flushing`, flushes instead. Then ``everyEventBack(_:_:from:capacity:recorded:lost:)``, with `lost`.
+    static func fourThreadsAtOnce(
+        rounds: Int, flushing: Bool, sourceLocation: SourceLocation = #_sourceLocation,
+        lost: @escaping (_ back: Int, _ different: Int) -> String
+    ) -> String? {
+        let written = Tally<[String]>(), flushed = Tally<[String]>()
+        let log = Unchecked(EventLog(capacity: 8) { written.append($0) })
+        let what = flushing ? "recording and flushing" : "recording"
+        guard runConcurrently(threads: 4, iterations: rounds, what, sourceLocation: sourceLocation, { thread, round in
+            if flushing && thread == 3 {
+                flushed.append(log.value.flush())
+            } else {
+                log.value.record("\(thread)-\(round)")
+            }
+        }) else { return "the \(what) threads did not finish within 5 s" }
+        let recorded = (0..<(flushing ? 3 : 4)).flatMap { thread in (0..<rounds).map { "\(thread)-\($0)" } }
+        return everyEventBack(written, flushed, from: log.value, capacity: 8, recorded: recorded, lost: lost)
     }
 
     @Test("flush returns what was recorded, oldest first, and empties the log; write is not called")
@@ -106,13 +127,7 @@ struct Exercise4_4Tests {
     func concurrentRecords() async {
         let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
-                let written = Tally<[String]>()
-                let log = Unchecked(EventLog(capacity: 8) { written.append($0) })
-                guard runConcurrently(threads: 4, iterations: 500, "recording", { thread, iteration in
-                    log.value.record("\(thread)-\(iteration)")
-                }) else { return "the recording threads did not finish within 5 s" }
-                let recorded = (0..<4).flatMap { thread in (0..<500).map { "\(thread)-\($0)" } }
-                return Exercise4_4Tests.everyEventBack(written, from: log.value, capacity: 8, recorded: recorded) { back, different in
+                Exercise4_4Tests.fourThreadsAtOnce(rounds: 500, flushing: false) { back, different in
                     "2 000 events were recorded, but write and a final flush() gave back \(back) (\(different) different ones); each event must come back exactly once"
                 }
             }
@@ -132,26 +147,25 @@ struct Exercise4_4Tests {
                     let written = Tally<[String]>()
                     let log = Unchecked(EventLog(capacity: 1) { written.append($0) })
                     // A log built on a lock has no queue to hold; the concurrent tests cover it.
-                    guard let queue = queueProperty(of: log.value) else { return nil }
-                    let release = Signal(), finished = Tally<Int>(), allReturned = Signal()
-                    guard occupy(queue, until: release) else { return "a block the test put on the log's queue did not start within 2 s" }
-                    for thread in 0..<3 {
-                        startThread {
-                            log.value.record("\(thread)-\(round)")
-                            finished.append(thread)
-                            if finished.count == 3 { allReturned.fire() }
+                    let problem = whileQueueHeld(of: log.value, by: "a block the test put on the log's queue") { release in
+                        let finished = Tally<Int>(), allReturned = Signal()
+                        for thread in 0..<3 {
+                            startThread {
+                                log.value.record("\(thread)-\(round)")
+                                finished.append(thread)
+                                if finished.count == 3 { allReturned.fire() }
+                            }
                         }
+                        // Not a synchronization of the code under test: time for the three threads to reach
+                        // the busy queue, so that their blocks wait there together.
+                        Thread.sleep(forTimeInterval: 0.05)
+                        release.fire()
+                        guard allReturned.happens(within: 2) else {
+                            return childTimedOut("three record calls did not return within 2 s of the log's queue being free")
+                        }
+                        return Exercise4_4Tests.batchProblem(written.all, capacity: 1).map { "three records waited together behind the log's busy queue; then " + $0 }
                     }
-                    // Not a synchronization of the code under test: time for the three threads to reach
-                    // the busy queue, so that their blocks wait there together.
-                    Thread.sleep(forTimeInterval: 0.05)
-                    release.fire()
-                    guard allReturned.happens(within: 2) else {
-                        return childTimedOut("three record calls did not return within 2 s of the log's queue being free")
-                    }
-                    if let problem = Exercise4_4Tests.batchProblem(written.all, capacity: 1) {
-                        return "three records waited together behind the log's busy queue; then " + problem
-                    }
+                    if let problem { return problem }
                 }
                 return nil
             }
@@ -163,18 +177,7 @@ struct Exercise4_4Tests {
     func flushWhileRecording() async {
         let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
-                let written = Tally<[String]>()
-                let flushed = Tally<[String]>()
-                let log = Unchecked(EventLog(capacity: 8) { written.append($0) })
-                guard runConcurrently(threads: 4, iterations: 400, "recording and flushing", { thread, iteration in
-                    if thread == 3 {
-                        flushed.append(log.value.flush())
-                    } else {
-                        log.value.record("\(thread)-\(iteration)")
-                    }
-                }) else { return "the recording and flushing threads did not finish within 5 s" }
-                let recorded = (0..<3).flatMap { thread in (0..<400).map { "\(thread)-\($0)" } }
-                return Exercise4_4Tests.everyEventBack(written, flushed, from: log.value, capacity: 8, recorded: recorded) { back, different in
+                Exercise4_4Tests.fourThreadsAtOnce(rounds: 400, flushing: true) { back, different in
                     "1 200 events were recorded while another thread flushed, but write and the flushes gave back \(back) (\(different) different ones); each event must come back exactly once — flush empties the buffer on the queue too"
                 }
             }
@@ -194,19 +197,17 @@ struct Exercise4_4Tests {
                 // third time. Only the log's queue can order one thread's access to the buffer after
                 // the other's; nothing else here does. So any access made off the queue — an emptying
                 // or a flush that skips it — is reported, every run.
-                let turns = Turns()
-                let problems = Tally<String>()
-                guard runConcurrently(threads: 2, iterations: 150, "two threads taking turns", { thread, iteration in
-                    let missed = turns.take(thread, inRound: iteration) { _ in
-                        if thread == 0 && iteration % 3 == 2 {
-                            flushed.append(log.value.flush())
-                        } else {
-                            log.value.record("\(thread)-\(iteration)")
-                        }
+                let problem = Turns.take(
+                    rounds: 150, runConcurrently: "two threads taking turns", unfinished: "the two threads did not finish within 5 s"
+                ) { thread, round, _ in
+                    if thread == 0 && round % 3 == 2 {
+                        flushed.append(log.value.flush())
+                    } else {
+                        log.value.record("\(thread)-\(round)")
                     }
-                    if let missed { problems.append("turn \(missed) never came") }
-                }) else { return "the two threads did not finish within 5 s" }
-                if let problem = problems.all.first { return problem }
+                    return nil
+                }
+                if let problem { return problem }
                 let recorded = (0..<150).map { "1-\($0)" } + (0..<150).filter { $0 % 3 != 2 }.map { "0-\($0)" }
                 return Exercise4_4Tests.everyEventBack(written, flushed, from: log.value, capacity: 2, recorded: recorded)
             }

@@ -156,16 +156,8 @@ extension Exercise4_5Tests {
                 if second != "two" {
                     return "setting one AuthToken to \"one again\" made a second one read \"\(second)\"; each keeps its own token"
                 }
-                let problems = Tally<String>()
-                guard gatedThreads(threads: 4, iterations: 200, seconds: 3, { thread, iteration in
-                    let holder = thread.isMultiple(of: 2) ? one : two, name = thread.isMultiple(of: 2) ? "one" : "two"
-                    if thread < 2 {
-                        holder.value.token = "\(name)-\(iteration)"
-                    } else if !holder.value.token.hasPrefix(name) {
-                        problems.append("AuthToken \(name) read \"\(holder.value.token)\", a token set on the other")
-                    }
-                }) else { return childTimedOut("two AuthTokens used by four threads did not finish within 3 s") }
-                return problems.all.first
+                let tokens = [one, two]
+                return twoReadAndSetAtOnce("AuthToken", other: "the other", write: { tokens[$0].value.token = $1 }, read: { tokens[$0].value.token })
             }
         }
         judgeChild(result, "Two AuthTokens at once", ifItCrashed: Self.readsItself)
@@ -188,22 +180,20 @@ extension Exercise4_5Tests {
 // 4.5's contract, executable, over the history of a run (Registers.swift): reads and sets of `token` from threads and every kind of queue,
 // the main queue too, tokens empty, long and outside ASCII.
 
-extension Exercise4_5Tests {
+extension Exercise4_5Tests: ExploredVariant {
+    static let variant = RegisterScenario.Variant(keys: 1, storesNil: false)
+    static let exploring = "Exploring scenarios of the token's contract"
+    static var ifItCrashed: String { readsItself }
+
+    static func run(_ scenario: RegisterScenario) -> Violation? {
+        runRegisters(scenario, initial: "first", what: "a read of `token`", make: { AuthToken(token: "first") },
+                     read: { object, _ in object.token }, set: { object, _, value in object.token = value ?? "" })
+    }
+
     @Test("explored: callers on threads and every kind of queue (main too), reads and sets mixed, tokens empty, long and outside ASCII: every read is a whole token that was set, never an older one")
     func explored() async {
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
-                exploreScenarios("Exercise4_5Tests/explored", corners: RegisterScenario.corners(keys: 1, values: RegisterValue.allCases.filter { $0 != .none }),
-                                 generate: { RegisterScenario.generate(&$0, keys: 1, values: RegisterValue.allCases.filter { $0 != .none }) },
-                                 shrink: RegisterScenario.shrink,
-                                 run: { scenario in
-                                     runRegisters(scenario, initial: "first", what: "a read of `token`",
-                                                  make: { AuthToken(token: "first") },
-                                                  read: { object, key in object.token },
-                                                  set: { object, key, value in object.token = value ?? "" })
-                                 })
-            }
-        }
-        judgeChild(result, "Exploring scenarios of the token's contract", ifItCrashed: Self.readsItself)
+        await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
+            exploreInChild(Self.self, cutShort: cutShort)
+        })
     }
 }

@@ -44,16 +44,23 @@ enum RegisterValue: String, CaseIterable, Sendable {
     }
 }
 
-struct RegisterScenario: Sendable, Equatable, CustomStringConvertible {
+struct RegisterScenario: VariedScenario, CallersScenario {
     struct Call: Sendable, Equatable {
         /// `nil` for a read, else the value a set stores.
         var set: RegisterValue?
         var key: Int
     }
 
-    struct Caller: Sendable, Equatable {
-        var site: CallSite
-        var calls: [Call]
+    typealias Caller = ScenarioCaller<Call>
+
+    /// An exercise's registers: how many keys (4.1's and 4.5's token is one, 4.3's cache has three),
+    /// and whether a set may store `nil` (4.5's `String` may not).
+    struct Variant: Sendable {
+        var keys: Int
+        var storesNil = true
+
+        /// The values a set may store.
+        var values: [RegisterValue] { RegisterValue.allCases.filter { storesNil || $0 != .none } }
     }
 
     var keys: Int
@@ -69,18 +76,17 @@ struct RegisterScenario: Sendable, Equatable, CustomStringConvertible {
         }.joined(separator: "; ") + (keys > 1 ? "; over \(keys) keys" : "")
     }
 
-    static func generate(_ random: inout Seeded, keys: Int, values: [RegisterValue]) -> RegisterScenario {
-        let callers = (0..<random.pick([1, 2, 3, 4])).map { _ in
-            Caller(site: random.pick(CallSite.allCases), calls: (0..<random.pick([1, 4, 10, 30])).map { _ in
-                Call(set: random.chance(0.4) ? random.pick(values) : nil, key: Int.random(in: 0..<keys, using: &random))
-            })
+    static func generate(_ random: inout Seeded, _ variant: Variant) -> RegisterScenario {
+        let callers = Caller.generate(&random, counts: [1, 4, 10, 30]) { random in
+            Call(set: random.chance(0.4) ? random.pick(variant.values) : nil, key: Int.random(in: 0..<variant.keys, using: &random))
         }
-        return RegisterScenario(keys: keys, callers: callers)
+        return RegisterScenario(keys: variant.keys, callers: callers)
     }
 
     /// Corners: a writer and readers on the main queue and elsewhere, every value in turn.
-    static func corners(keys: Int, values: [RegisterValue]) -> [RegisterScenario] {
-        let sets = values.enumerated().map { Call(set: $0.element, key: $0.offset % keys) }
+    static func corners(_ variant: Variant) -> [RegisterScenario] {
+        let keys = variant.keys
+        let sets = variant.values.enumerated().map { Call(set: $0.element, key: $0.offset % keys) }
         let reads = (0..<12).map { Call(set: nil, key: $0 % keys) }
         return [
             RegisterScenario(keys: keys, callers: [Caller(site: .mainQueue, calls: sets + sets), Caller(site: .thread, calls: reads)]),
@@ -91,13 +97,8 @@ struct RegisterScenario: Sendable, Equatable, CustomStringConvertible {
 
     static func shrink(_ scenario: RegisterScenario) -> [RegisterScenario] {
         var smaller = Smaller(than: scenario, valid: { !$0.callers.isEmpty })
-        for index in scenario.callers.indices { smaller.with { $0.callers.remove(at: index) } }
-        for caller in scenario.callers.indices {
-            for call in scenario.callers[caller].calls.indices.reversed() where scenario.callers[caller].calls.count > 1 {
-                smaller.with { $0.callers[caller].calls.remove(at: call) }
-            }
-            smaller.with { $0.callers[caller].site = .thread }
-        }
+        smaller.withoutEachCaller(of: scenario)
+        smaller.withSimplerCallers(of: scenario)
         return smaller.candidates
     }
 }

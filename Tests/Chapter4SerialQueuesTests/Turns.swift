@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import Testing
 import WorkbookTestSupport
 
 /// Lets two threads take turns without telling the Thread Sanitizer.
@@ -38,5 +39,61 @@ extension Turns {
         body(turn)
         pass(to: turn + 1)
         return nil
+    }
+}
+
+@available(macOS 15.0, *)
+extension Turns {
+    /// For a child: two threads of the test, started at the same moment, taking turns for `rounds`
+    /// rounds — thread 0, then thread 1 (``take(_:inRound:_:)``); on each turn `body(thread, round,
+    /// turn)` returns a problem or `nil`, and a turn that never came is the problem `missed(turn)`.
+    /// The threads run as ``gatedThreads(threads:iterations:seconds:_:)`` runs them, for at most
+    /// `seconds`; when they do not finish, the sentence is a timeout naming them as `who`. Returns
+    /// `nil` when no turn found a problem; else the first problem when it is a timeout
+    /// (``childTimedOut(_:)``), or what `problems` says of them all (by default the first).
+    static func take(
+        rounds: Int, gated who: String, seconds: Double = 3,
+        missed: @escaping @Sendable (_ turn: Int) -> String = { childTimedOut("turn \($0) never came") },
+        problems: ([String]) -> String = { $0[0] },
+        _ body: @escaping @Sendable (_ thread: Int, _ round: Int, _ turn: Int) -> String?
+    ) -> String? {
+        take(rounds: rounds, missed: missed, problems: problems, body) { round in
+            gatedThreads(threads: 2, iterations: rounds, seconds: seconds, round)
+                ? nil : childTimedOut("\(who) did not finish within \(formatSeconds(seconds))")
+        }
+    }
+
+    /// ``take(rounds:gated:seconds:missed:problems:_:)`` with the threads run by
+    /// ``runConcurrently(threads:iterations:_:seconds:sourceLocation:_:)`` (`what` names them there),
+    /// for at most 5 s; when they do not finish, the sentence is `unfinished`, and a turn that never
+    /// came is the problem "turn N never came".
+    static func take(
+        rounds: Int, runConcurrently what: String, unfinished: String,
+        problems: ([String]) -> String = { $0[0] },
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: @escaping @Sendable (_ thread: Int, _ round: Int, _ turn: Int) -> String?
+    ) -> String? {
+        take(rounds: rounds, missed: { "turn \($0) never came" }, problems: problems, body) { round in
+            runConcurrently(threads: 2, iterations: rounds, what, sourceLocation: sourceLocation, round) ? nil : unfinished
+        }
+    }
+
+    /// Both forms above: `run` runs `round` on the two threads and says why they did not finish.
+    private static func take(
+        rounds: Int, missed: @escaping @Sendable (Int) -> String, problems: ([String]) -> String,
+        _ body: @escaping @Sendable (_ thread: Int, _ round: Int, _ turn: Int) -> String?,
+        run: (_ round: @escaping @Sendable (_ thread: Int, _ round: Int) -> Void) -> String?
+    ) -> String? {
+        let turns = Turns()
+        let found = Tally<String>()
+        if let unfinished = run({ thread, round in
+            let late = turns.take(thread, inRound: round) { turn in
+                if let problem = body(thread, round, turn) { found.append(problem) }
+            }
+            if let late { found.append(missed(late)) }
+        }) { return unfinished }
+        let all = found.all
+        guard let first = all.first else { return nil }
+        return isChildTimeout(first) ? first : problems(all)
     }
 }
