@@ -89,6 +89,8 @@ struct CompletionScenario: VariedScenario, Equatable {
 /// 5.2's and 5.3's explored contracts: the scenario above, in the variant each contract allows, run
 /// with each suite's function under test.
 protocol CompletionContract: ExploredVariant where Scenario == CompletionScenario {
+    /// Which exercise the suite grades (its dimension tests' child finds ``call`` from it).
+    static var exercise: CompletionExercise { get }
     static var call: CompletionCall { get }
     static var trapAdvice: String { get }
 }

@@ -126,6 +126,10 @@ struct Exercise5_2Tests {
 
     // MARK: - Dimensions (issue 15; chapter.json says which test covers which)
 
+    /// Which exercise this suite grades: its dimension tests below are `CompletionExercise`'s, run
+    /// on ``call``.
+    static let exercise = CompletionExercise.performAll
+
     /// performAll as the dimension tests call it: each call of `work` runs the next piece.
     static let call = CompletionCall(name: { "performAll(times: \($0), …)" }, piece: "work", clauses: CompletionClauses(
         returns: "`performAll` calls `work` exactly `times` times, itself, on the caller's thread, and returns without waiting for the callbacks: it never blocks its caller, nor `queue`.",
@@ -140,39 +144,28 @@ struct Exercise5_2Tests {
         }, queue: queue, completion: completion)
     }
 
-    /// Runs `dimension` on ``call`` in a child process, and judges how the child ended (`what` it
-    /// was doing, as a failure says it).
-    static func inChild(_ dimension: CompletionDimension, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) async {
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds, sourceLocation: sourceLocation) { [dimension, cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            runInChild(seconds: dimension.seconds, cutShort: cutShort) { dimension.run(Self.call) }
-        }
-        judgeChild(result, what, ifItCrashed: Self.trapAdvice, sourceLocation: sourceLocation)
-    }
-
     @Test("`queue` serial, concurrent, or the caller's own: completion once, on it, after every callback", arguments: HandedQueue.allCases.map(\.rawValue))
     func everyHandedQueue(_ form: String) async {
-        let form = HandedQueue(rawValue: form)!
-        await Self.inChild(.scenarios(on: form), "performAll with `queue` \(form.testDescription)")
+        await Self.exercise.everyHandedQueue(form)
     }
 
     @Test("completion sees what every callback's work wrote before calling back", arguments: HandedQueue.allCases.map(\.rawValue))
     func completionSeesTheCallbacksWork(_ form: String) async {
-        let form = HandedQueue(rawValue: form)!
-        await Self.inChild(.callbackWorkIsVisible(on: form), "completion read what each callback's thread wrote just before calling back (`queue`: \(form.testDescription)). Nothing but performAll orders those writes before completion: the last callback must see every other callback's work — a DispatchGroup, a lock or a serial queue does; a `.relaxed` atomic count does not (see \"Bug one: the race\" in the lesson)")
+        await Self.exercise.completionSeesTheCallbacksWork(form)
     }
 
     @Test("two calls at once keep their own counts, and a call started from a completion completes")
     func twoCallsAtOnce() async {
-        await Self.inChild(.twoCallsAtOnce, "two calls of performAll at once, and a third started from the first one's completion")
+        await Self.exercise.twoCallsAtOnce()
     }
 
     @Test("a callback that takes 1.6 s: completion waits for it")
     func waitsForASlowCallback() async {
-        await Self.inChild(.waitsForASlowCallback, "performAll with one callback held back 1.6 s")
+        await Self.exercise.waitsForASlowCallback()
     }
 
     @Test("every pair of operations at the same moment: new calls, callbacks of earlier calls", arguments: OperationPair.every(of: CompletionDimensions.operations))
     func everyPairAtOnce(_ pair: OperationPair) {
-        CompletionDimensions.everyPairAtOnce(Self.call, pair)
+        Self.exercise.everyPairAtOnce(pair)
     }
 }
