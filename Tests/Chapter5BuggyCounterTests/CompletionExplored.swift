@@ -96,6 +96,10 @@ protocol CompletionContract: ExploredVariant where Scenario == CompletionScenari
 }
 
 extension CompletionContract {
+    /// Whether a piece may call back twice: where the contract has a clause that allows it (5.3's).
+    static var variant: Bool { call.clauses.repeats != nil }
+    /// "Exploring scenarios of runAll's contract".
+    static var exploring: String { "Exploring scenarios of \(exercise.name)'s contract" }
     static var ifItCrashed: String { trapAdvice }
     static func run(_ scenario: CompletionScenario) -> Violation? { CompletionDimensions.explore(call, scenario) }
 }
