@@ -23,13 +23,11 @@ struct Exercise5_3Tests {
         let completion = Unchecked(probe.completion)
         // `queue` is busy while runAll runs: a completion sent with `async` can only run after.
         let hold = QueueHold(probe.target)
-        let returned: Void? = bounded("runAll([], …)") {
-            probe.callerIsCurrentThread()
+        let returned = probe.calls("runAll([], …)") {
             runAll([], queue: probe.target.queue, completion: completion.value)
-            probe.callReturned()
         }
         hold.release()
-        guard returned != nil else { return }
+        guard returned else { return }
         guard probe.firstCompletion() else {
             recordTimeout("runAll([]) did not call completion within 2 s; with nothing to wait for, it must complete right away. With an empty list, which line of your file could send completion — and does anything reach it?")
             return
@@ -46,12 +44,9 @@ struct Exercise5_3Tests {
         let functions = Unchecked([FunctionWithCallback](repeating: probe.heldWork, count: 400))
         let completion = Unchecked(probe.completion)
         let call = "runAll(<400 functions>, …)"
-        let returned: Void? = bounded("\(call), with functions that had not called back yet,") {
-            probe.callerIsCurrentThread()
+        guard probe.calls("\(call), with functions that had not called back yet,", {
             runAll(functions.value, queue: probe.target.queue, completion: completion.value)
-            probe.callReturned()
-        }
-        guard returned != nil else {
+        }) else {
             // runAll is waiting for the callbacks: let it go, so its thread does not stay behind.
             probe.held.releaseAll(threads: 1, "releasing the callbacks runAll waits for")
             return
@@ -68,13 +63,7 @@ struct Exercise5_3Tests {
             the pitfall under "DispatchGroup: the counter, built in" in the lesson.
             """)
 
-        guard probe.held.releaseAll(threads: 4, "calling back 400 times from 4 threads") else { return }
-        guard probe.firstCompletion() else {
-            recordTimeout("\(call): completion was not called within 2 s of the last of 400 callbacks (made from 4 threads at once)")
-            return
-        }
-        guard drain(probe.target, "after completion") else { return }
-        if let problem = probe.problemWithCompletions(of: call, callbacks: 400) { recordIssue(Comment(rawValue: problem)) }
+        probe.completesAfterHeldCallbacks(of: call, count: 400, counted: "400")
     }
 
     @Test("functions that call back before they return, later from their own threads, and both mixed")
