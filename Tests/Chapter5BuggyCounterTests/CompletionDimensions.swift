@@ -7,7 +7,8 @@ import WorkbookWire
 // 5.2's and 5.3's dimension tests (issue 15), shared: both exercises are "call these pieces of work,
 // then run `completion` on `queue` once, after every callback", and differ only in how the pieces
 // are handed over. Each test runs in a child process (a wrong answer may trap or hang there) and
-// says what went wrong in a sentence; the suites turn it into a failure with `judgeChild`.
+// says what went wrong in a sentence; `CompletionExercise` (below) turns it into a failure with
+// `judgeChild`, for both suites.
 //
 // The dimensions, as chapter.json declares them:
 // - queues: every scenario with `queue` serial, concurrent, and the very queue the caller runs on;
@@ -321,8 +322,8 @@ final class WatchedRun: @unchecked Sendable {
     }
 }
 
-/// A dimension test of 5.2's and 5.3's suites, as the exit test of each suite's `inChild(_:_:)` sends
-/// it to the child, which runs it on that suite's ``CompletionCall``.
+/// A dimension test of 5.2's and 5.3's suites, as the exit test of ``CompletionExercise``'s
+/// `inChild(_:_:sourceLocation:)` sends it to the child, which runs it on that suite's ``CompletionCall``.
 enum CompletionDimension: Codable, Sendable {
     case scenarios(on: HandedQueue)
     case callbackWorkIsVisible(on: HandedQueue)
@@ -345,6 +346,92 @@ enum CompletionDimension: Codable, Sendable {
         case .twoCallsAtOnce: CompletionDimensions.twoCallsAtOnce(call)
         case .waitsForASlowCallback: CompletionDimensions.waitsForASlowCallback(call)
         }
+    }
+}
+
+// MARK: - The dimension tests, as both suites run them
+
+/// Which exercise's function a dimension test grades: 5.2's `performAll` or 5.3's `runAll`. An exit
+/// test's child receives only `Codable` values (its capture list), so this is what it is sent, and
+/// from it the child finds the suite's ``CompletionCall`` (`suite.call`).
+///
+/// Each suite still declares its dimension tests itself (a `@Test` cannot be declared in a protocol
+/// extension); each test's body is one call of the method here of the same name, with
+/// `Self.exercise`: what those tests do, and the failures they say, are written once.
+enum CompletionExercise: String, Codable, Sendable {
+    /// 5.2, ``Exercise5_2Tests``.
+    case performAll
+    /// 5.3, ``Exercise5_3Tests``.
+    case runAll
+
+    /// The suite: its `call`, and its `trapAdvice` for a child that trapped.
+    var suite: any CompletionContract.Type {
+        switch self {
+        case .performAll: Exercise5_2Tests.self
+        case .runAll: Exercise5_3Tests.self
+        }
+    }
+
+    /// The function's name, as failures say it: "performAll".
+    var name: String { rawValue }
+
+    /// Whose thread a callback is made on, as `completionSeesTheCallbacksWork` says it: "callback"
+    /// (each callback's thread), "function" (each function's thread).
+    private var callingBack: String {
+        switch self {
+        case .performAll: "callback"
+        case .runAll: "function"
+        }
+    }
+
+    /// The callback `waitsForASlowCallback` holds back: "one callback", "one function's callback".
+    private var heldBack: String {
+        switch self {
+        case .performAll: "one callback"
+        case .runAll: "one function's callback"
+        }
+    }
+
+    /// Runs `dimension` on the suite's call in a child process, and judges how the child ended
+    /// (`what` it was doing, as a failure says it).
+    ///
+    /// One exit test for both suites: its body is the same for both, and the child finds the
+    /// suite's call from `exercise`, sent in the capture list. (A method of a protocol extension
+    /// both suites share could not hold it: that is a generic context, where the macro does not
+    /// expand; this type is not generic.)
+    private func inChild(_ dimension: CompletionDimension, _ what: String, sourceLocation: SourceLocation) async {
+        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds, sourceLocation: sourceLocation) { [exercise = self, dimension, cutShort = AfterATimeOut.forChild as ChildCutShort] in
+            runInChild(seconds: dimension.seconds, cutShort: cutShort) { dimension.run(exercise.suite.call) }
+        }
+        judgeChild(result, what, ifItCrashed: suite.trapAdvice, sourceLocation: sourceLocation)
+    }
+
+    /// queues and reentrance: `everyHandedQueue(_:)`, for one `HandedQueue` (its raw value, the
+    /// test's argument).
+    func everyHandedQueue(_ form: String, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let form = HandedQueue(rawValue: form)!
+        await inChild(.scenarios(on: form), "\(name) with `queue` \(form.testDescription)", sourceLocation: sourceLocation)
+    }
+
+    /// visibility: `completionSeesTheCallbacksWork(_:)`, for one `HandedQueue` (its raw value).
+    func completionSeesTheCallbacksWork(_ form: String, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let form = HandedQueue(rawValue: form)!
+        await inChild(.callbackWorkIsVisible(on: form), "completion read what each \(callingBack)'s thread wrote just before calling back (`queue`: \(form.testDescription)). Nothing but \(name) orders those writes before completion: the last callback must see every other callback's work — a DispatchGroup, a lock or a serial queue does; a `.relaxed` atomic count does not (see \"Bug one: the race\" in the lesson)", sourceLocation: sourceLocation)
+    }
+
+    /// instances: `twoCallsAtOnce()`.
+    func twoCallsAtOnce(sourceLocation: SourceLocation = #_sourceLocation) async {
+        await inChild(.twoCallsAtOnce, "two calls of \(name) at once, and a third started from the first one's completion", sourceLocation: sourceLocation)
+    }
+
+    /// timedWaits: `waitsForASlowCallback()`.
+    func waitsForASlowCallback(sourceLocation: SourceLocation = #_sourceLocation) async {
+        await inChild(.waitsForASlowCallback, "\(name) with \(heldBack) held back 1.6 s", sourceLocation: sourceLocation)
+    }
+
+    /// overlap: `everyPairAtOnce(_:)`.
+    func everyPairAtOnce(_ pair: OperationPair, sourceLocation: SourceLocation = #_sourceLocation) {
+        CompletionDimensions.everyPairAtOnce(suite.call, pair, sourceLocation: sourceLocation)
     }
 }
 

@@ -89,11 +89,17 @@ struct CompletionScenario: VariedScenario, Equatable {
 /// 5.2's and 5.3's explored contracts: the scenario above, in the variant each contract allows, run
 /// with each suite's function under test.
 protocol CompletionContract: ExploredVariant where Scenario == CompletionScenario {
+    /// Which exercise the suite grades (its dimension tests' child finds ``call`` from it).
+    static var exercise: CompletionExercise { get }
     static var call: CompletionCall { get }
     static var trapAdvice: String { get }
 }
 
 extension CompletionContract {
+    /// Whether a piece may call back twice: where the contract has a clause that allows it (5.3's).
+    static var variant: Bool { call.clauses.repeats != nil }
+    /// "Exploring scenarios of runAll's contract".
+    static var exploring: String { "Exploring scenarios of \(exercise.name)'s contract" }
     static var ifItCrashed: String { trapAdvice }
     static func run(_ scenario: CompletionScenario) -> Violation? { CompletionDimensions.explore(call, scenario) }
 }

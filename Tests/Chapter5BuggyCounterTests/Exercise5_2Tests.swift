@@ -18,12 +18,9 @@ struct Exercise5_2Tests {
         let probe = WorkProbe()
         let work = Unchecked(probe.heldWork), completion = Unchecked(probe.completion)
         let call = "performAll(times: 2 000, …)"
-        let returned: Void? = bounded("\(call), with work that had not called back yet,") {
-            probe.callerIsCurrentThread()
+        guard probe.calls("\(call), with work that had not called back yet,", {
             performAll(times: 2_000, work: work.value, queue: probe.target.queue, completion: completion.value)
-            probe.callReturned()
-        }
-        guard returned != nil else {
+        }) else {
             // performAll is waiting for the callbacks: let it go, so its thread does not stay behind.
             probe.held.releaseAll(threads: 1, "releasing the callbacks performAll waits for")
             return
@@ -40,13 +37,7 @@ struct Exercise5_2Tests {
         }
         verify(probe.completions.isEmpty, "completion ran before any work had called back, while all 2 000 pieces were still outstanding. Follow the count through a `work` that calls back before it returns: the second interleaving that Exercise 5.2 in the lesson asks you to write down.")
 
-        guard probe.held.releaseAll(threads: 4, "calling back 2 000 times from 4 threads") else { return }
-        guard probe.firstCompletion() else {
-            recordTimeout("\(call): completion was not called within 2 s of the last of 2 000 callbacks (made from 4 threads at once)")
-            return
-        }
-        guard drain(probe.target, "after completion") else { return }
-        if let problem = probe.problemWithCompletions(of: call, callbacks: 2_000) { recordIssue(Comment(rawValue: problem)) }
+        probe.completesAfterHeldCallbacks(of: call, count: 2_000, counted: "2 000")
     }
 
     @Test("work that calls back before it returns")
@@ -96,13 +87,11 @@ struct Exercise5_2Tests {
         let call = "performAll(times: 0, …)"
         // `queue` is busy while performAll runs: a completion sent with `async` can only run after.
         let hold = QueueHold(probe.target)
-        let returned: Void? = bounded(call) {
-            probe.callerIsCurrentThread()
+        let returned = probe.calls(call) {
             performAll(times: 0, work: work.value, queue: probe.target.queue, completion: completion.value)
-            probe.callReturned()
         }
         hold.release()
-        guard returned != nil else { return }
+        guard returned else { return }
         let started = probe.started
         verify(started == 0, "\(call) started work \(started) times")
         guard probe.firstCompletion() else {
@@ -126,6 +115,10 @@ struct Exercise5_2Tests {
 
     // MARK: - Dimensions (issue 15; chapter.json says which test covers which)
 
+    /// Which exercise this suite grades: its dimension tests below are `CompletionExercise`'s, run
+    /// on ``call``.
+    static let exercise = CompletionExercise.performAll
+
     /// performAll as the dimension tests call it: each call of `work` runs the next piece.
     static let call = CompletionCall(name: { "performAll(times: \($0), …)" }, piece: "work", clauses: CompletionClauses(
         returns: "`performAll` calls `work` exactly `times` times, itself, on the caller's thread, and returns without waiting for the callbacks: it never blocks its caller, nor `queue`.",
@@ -140,39 +133,28 @@ struct Exercise5_2Tests {
         }, queue: queue, completion: completion)
     }
 
-    /// Runs `dimension` on ``call`` in a child process, and judges how the child ended (`what` it
-    /// was doing, as a failure says it).
-    static func inChild(_ dimension: CompletionDimension, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) async {
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds, sourceLocation: sourceLocation) { [dimension, cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            runInChild(seconds: dimension.seconds, cutShort: cutShort) { dimension.run(Self.call) }
-        }
-        judgeChild(result, what, ifItCrashed: Self.trapAdvice, sourceLocation: sourceLocation)
-    }
-
     @Test("`queue` serial, concurrent, or the caller's own: completion once, on it, after every callback", arguments: HandedQueue.allCases.map(\.rawValue))
     func everyHandedQueue(_ form: String) async {
-        let form = HandedQueue(rawValue: form)!
-        await Self.inChild(.scenarios(on: form), "performAll with `queue` \(form.testDescription)")
+        await Self.exercise.everyHandedQueue(form)
     }
 
     @Test("completion sees what every callback's work wrote before calling back", arguments: HandedQueue.allCases.map(\.rawValue))
     func completionSeesTheCallbacksWork(_ form: String) async {
-        let form = HandedQueue(rawValue: form)!
-        await Self.inChild(.callbackWorkIsVisible(on: form), "completion read what each callback's thread wrote just before calling back (`queue`: \(form.testDescription)). Nothing but performAll orders those writes before completion: the last callback must see every other callback's work — a DispatchGroup, a lock or a serial queue does; a `.relaxed` atomic count does not (see \"Bug one: the race\" in the lesson)")
+        await Self.exercise.completionSeesTheCallbacksWork(form)
     }
 
     @Test("two calls at once keep their own counts, and a call started from a completion completes")
     func twoCallsAtOnce() async {
-        await Self.inChild(.twoCallsAtOnce, "two calls of performAll at once, and a third started from the first one's completion")
+        await Self.exercise.twoCallsAtOnce()
     }
 
     @Test("a callback that takes 1.6 s: completion waits for it")
     func waitsForASlowCallback() async {
-        await Self.inChild(.waitsForASlowCallback, "performAll with one callback held back 1.6 s")
+        await Self.exercise.waitsForASlowCallback()
     }
 
     @Test("every pair of operations at the same moment: new calls, callbacks of earlier calls", arguments: OperationPair.every(of: CompletionDimensions.operations))
     func everyPairAtOnce(_ pair: OperationPair) {
-        CompletionDimensions.everyPairAtOnce(Self.call, pair)
+        Self.exercise.everyPairAtOnce(pair)
     }
 }

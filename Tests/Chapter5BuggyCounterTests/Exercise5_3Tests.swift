@@ -23,13 +23,11 @@ struct Exercise5_3Tests {
         let completion = Unchecked(probe.completion)
         // `queue` is busy while runAll runs: a completion sent with `async` can only run after.
         let hold = QueueHold(probe.target)
-        let returned: Void? = bounded("runAll([], …)") {
-            probe.callerIsCurrentThread()
+        let returned = probe.calls("runAll([], …)") {
             runAll([], queue: probe.target.queue, completion: completion.value)
-            probe.callReturned()
         }
         hold.release()
-        guard returned != nil else { return }
+        guard returned else { return }
         guard probe.firstCompletion() else {
             recordTimeout("runAll([]) did not call completion within 2 s; with nothing to wait for, it must complete right away. With an empty list, which line of your file could send completion — and does anything reach it?")
             return
@@ -46,12 +44,9 @@ struct Exercise5_3Tests {
         let functions = Unchecked([FunctionWithCallback](repeating: probe.heldWork, count: 400))
         let completion = Unchecked(probe.completion)
         let call = "runAll(<400 functions>, …)"
-        let returned: Void? = bounded("\(call), with functions that had not called back yet,") {
-            probe.callerIsCurrentThread()
+        guard probe.calls("\(call), with functions that had not called back yet,", {
             runAll(functions.value, queue: probe.target.queue, completion: completion.value)
-            probe.callReturned()
-        }
-        guard returned != nil else {
+        }) else {
             // runAll is waiting for the callbacks: let it go, so its thread does not stay behind.
             probe.held.releaseAll(threads: 1, "releasing the callbacks runAll waits for")
             return
@@ -68,13 +63,7 @@ struct Exercise5_3Tests {
             the pitfall under "DispatchGroup: the counter, built in" in the lesson.
             """)
 
-        guard probe.held.releaseAll(threads: 4, "calling back 400 times from 4 threads") else { return }
-        guard probe.firstCompletion() else {
-            recordTimeout("\(call): completion was not called within 2 s of the last of 400 callbacks (made from 4 threads at once)")
-            return
-        }
-        guard drain(probe.target, "after completion") else { return }
-        if let problem = probe.problemWithCompletions(of: call, callbacks: 400) { recordIssue(Comment(rawValue: problem)) }
+        probe.completesAfterHeldCallbacks(of: call, count: 400, counted: "400")
     }
 
     @Test("functions that call back before they return, later from their own threads, and both mixed")
@@ -208,6 +197,10 @@ struct Exercise5_3Tests {
 
     // MARK: - Dimensions (issue 15; chapter.json says which test covers which)
 
+    /// Which exercise this suite grades: its dimension tests below are `CompletionExercise`'s, run
+    /// on ``call``.
+    static let exercise = CompletionExercise.runAll
+
     /// runAll as the dimension tests call it.
     static let call = CompletionCall(name: { "runAll(<\($0) functions>, …)" }, piece: "function", clauses: CompletionClauses(
         returns: "`runAll` calls each function exactly once, itself, on the caller's thread, and returns without waiting for the callbacks: it never blocks its caller, nor `queue`.",
@@ -220,39 +213,28 @@ struct Exercise5_3Tests {
         runAll(pieces, queue: queue, completion: completion)
     }
 
-    /// Runs `dimension` on ``call`` in a child process, and judges how the child ended (`what` it
-    /// was doing, as a failure says it).
-    static func inChild(_ dimension: CompletionDimension, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) async {
-        let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds, sourceLocation: sourceLocation) { [dimension, cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            runInChild(seconds: dimension.seconds, cutShort: cutShort) { dimension.run(Self.call) }
-        }
-        judgeChild(result, what, ifItCrashed: Self.trapAdvice, sourceLocation: sourceLocation)
-    }
-
     @Test("`queue` serial, concurrent, or the caller's own: completion once, on it, after every callback", arguments: HandedQueue.allCases.map(\.rawValue))
     func everyHandedQueue(_ form: String) async {
-        let form = HandedQueue(rawValue: form)!
-        await Self.inChild(.scenarios(on: form), "runAll with `queue` \(form.testDescription)")
+        await Self.exercise.everyHandedQueue(form)
     }
 
     @Test("completion sees what every function's callback wrote before calling back", arguments: HandedQueue.allCases.map(\.rawValue))
     func completionSeesTheCallbacksWork(_ form: String) async {
-        let form = HandedQueue(rawValue: form)!
-        await Self.inChild(.callbackWorkIsVisible(on: form), "completion read what each function's thread wrote just before calling back (`queue`: \(form.testDescription)). Nothing but runAll orders those writes before completion: the last callback must see every other callback's work — a DispatchGroup, a lock or a serial queue does; a `.relaxed` atomic count does not (see \"Bug one: the race\" in the lesson)")
+        await Self.exercise.completionSeesTheCallbacksWork(form)
     }
 
     @Test("two calls at once keep their own counts, and a call started from a completion completes")
     func twoCallsAtOnce() async {
-        await Self.inChild(.twoCallsAtOnce, "two calls of runAll at once, and a third started from the first one's completion")
+        await Self.exercise.twoCallsAtOnce()
     }
 
     @Test("a function whose callback takes 1.6 s: completion waits for it")
     func waitsForASlowCallback() async {
-        await Self.inChild(.waitsForASlowCallback, "runAll with one function's callback held back 1.6 s")
+        await Self.exercise.waitsForASlowCallback()
     }
 
     @Test("every pair of operations at the same moment: new calls, callbacks of earlier calls", arguments: OperationPair.every(of: CompletionDimensions.operations))
     func everyPairAtOnce(_ pair: OperationPair) {
-        CompletionDimensions.everyPairAtOnce(Self.call, pair)
+        Self.exercise.everyPairAtOnce(pair)
     }
 }

@@ -77,6 +77,18 @@ final class WorkProbe: @unchecked Sendable {
         returned = true
     }
 
+    /// Makes the call under test (`body`) from a thread of the test's, noted as the caller, and
+    /// bounded (``bounded(_:seconds:sourceLocation:_:)``): `false`, after a hang-kind failure naming
+    /// `what`, if it did not return within 2 s.
+    func calls(_ what: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: @escaping @Sendable () -> Void) -> Bool {
+        let returned: Void? = bounded(what, sourceLocation: sourceLocation) { [self] in
+            callerIsCurrentThread()
+            body()
+            callReturned()
+        }
+        return returned != nil
+    }
+
     private func noteStart() {
         lock.lock(); defer { lock.unlock() }
         startedCount += 1
@@ -138,6 +150,19 @@ final class WorkProbe: @unchecked Sendable {
         let deadline = DispatchTime.now() + AfterATimeOut.bound(seconds)
         for _ in 0..<count where callbackFinished.wait(timeout: deadline) == .timedOut { return false }
         return true
+    }
+
+    /// Makes the held callbacks (`count` of them, `counted` as failures say it: "2 000") from 4
+    /// threads at once, then checks that the call under test (`name`) runs completion exactly once,
+    /// on `queue`, after the last of them. Records every failure itself.
+    func completesAfterHeldCallbacks(of name: String, count: Int, counted: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard held.releaseAll(threads: 4, "calling back \(counted) times from 4 threads") else { return }
+        guard firstCompletion() else {
+            recordTimeout("\(name): completion was not called within 2 s of the last of \(counted) callbacks (made from 4 threads at once)", sourceLocation: sourceLocation)
+            return
+        }
+        guard drain(target, "after completion", sourceLocation: sourceLocation) else { return }
+        if let problem = problemWithCompletions(of: name, callbacks: count) { recordIssue(Comment(rawValue: problem), sourceLocation: sourceLocation) }
     }
 
     /// What is wrong with the completions seen so far, if anything: `name` is the call under test
