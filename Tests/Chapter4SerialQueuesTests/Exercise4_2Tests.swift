@@ -73,7 +73,7 @@ struct Exercise4_2Tests {
                 let inTransform = [Signal(), Signal()]
                 let meter = ConcurrencyMeter()
                 let calls = Tally<Int>()
-                guard runConcurrently(threads: 2, iterations: 1, "two update calls", { thread, _ in
+                guard gatedThreads(threads: 2, iterations: 1, seconds: 3, { thread, _ in
                     store.value.update { current in
                         meter.enter()
                         defer { meter.leave() }
@@ -84,7 +84,7 @@ struct Exercise4_2Tests {
                         _ = inTransform[1 - thread].happens(within: 0.25)
                         return Exercise4_2Tests.addOne(current)
                     }
-                }) else { return "the two update calls did not return within 5 s" }
+                }) else { return childTimedOut("the two update calls did not return within 3 s") }
                 if meter.maximum > 1 {
                     return "two update calls ran their transforms at the same time, so the second did not start from the first one's result. Each `queue.sync` is safe on its own: what can happen between two of them?"
                 }
@@ -106,9 +106,7 @@ struct Exercise4_2Tests {
                 // Turn 2i + thread: that thread adds one. Only the store's queue can order one thread's
                 // update after the other's; nothing else here does. So a read or a write of
                 // `cachedToken` made off the queue is reported, every run.
-                let problem = Turns.take(
-                    rounds: 200, runConcurrently: "two threads taking turns", unfinished: "the two threads did not finish within 5 s"
-                ) { _, _, turn in
+                let problem = Turns.take(rounds: 200, gated: "the two threads taking turns", missed: { "turn \($0) never came" }) { _, _, turn in
                     let problems = Tally<String>()
                     store.value.update { current in
                         let seen = current.flatMap { Int($0) } ?? 0

@@ -95,7 +95,7 @@ struct Exercise4_3Tests {
                 // the reader reads it back. Only the cache's queue can order a read after the write
                 // before it; nothing else here does.
                 return Turns.take(
-                    rounds: 200, runConcurrently: "a writer and a reader taking turns", unfinished: "the writer and the reader did not finish within 5 s",
+                    rounds: 200, gated: "the writer and the reader taking turns", missed: { "turn \($0) never came" },
                     problems: { "the reader did not see the write just before it: \($0.prefix(3))" }
                 ) { thread, round, _ in
                     let key = keys[round % keys.count]

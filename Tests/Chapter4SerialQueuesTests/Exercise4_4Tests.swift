@@ -46,23 +46,23 @@ struct Exercise4_4Tests {
             ?? "\(recorded.count) events were recorded, but write and the flushes gave back \(all.count) (\(Set(all).count) different ones); each event must come back exactly once"
     }
 
-    /// For a child: four threads at once (``runConcurrently(threads:iterations:_:seconds:sourceLocation:_:)``),
+    /// For a child: four threads at once (``gatedThreads(threads:iterations:seconds:_:)``, at most 3 s),
     /// `rounds` rounds, on a new log of capacity 8: each records "<thread>-<round>" — but thread 3,
     /// when `flushing`, flushes instead. Then ``everyEventBack(_:_:from:capacity:recorded:lost:)``, with `lost`.
     static func fourThreadsAtOnce(
-        rounds: Int, flushing: Bool, sourceLocation: SourceLocation = #_sourceLocation,
+        rounds: Int, flushing: Bool,
         lost: @escaping (_ back: Int, _ different: Int) -> String
     ) -> String? {
         let written = Tally<[String]>(), flushed = Tally<[String]>()
         let log = Unchecked(EventLog(capacity: 8) { written.append($0) })
         let what = flushing ? "recording and flushing" : "recording"
-        guard runConcurrently(threads: 4, iterations: rounds, what, sourceLocation: sourceLocation, { thread, round in
+        guard gatedThreads(threads: 4, iterations: rounds, seconds: 3, { thread, round in
             if flushing && thread == 3 {
                 flushed.append(log.value.flush())
             } else {
                 log.value.record("\(thread)-\(round)")
             }
-        }) else { return "the \(what) threads did not finish within 5 s" }
+        }) else { return childTimedOut("the 4 \(what) threads did not finish within 3 s") }
         let recorded = (0..<(flushing ? 3 : 4)).flatMap { thread in (0..<rounds).map { "\(thread)-\($0)" } }
         return everyEventBack(written, flushed, from: log.value, capacity: 8, recorded: recorded, lost: lost)
     }
@@ -197,9 +197,7 @@ struct Exercise4_4Tests {
                 // third time. Only the log's queue can order one thread's access to the buffer after
                 // the other's; nothing else here does. So any access made off the queue — an emptying
                 // or a flush that skips it — is reported, every run.
-                let problem = Turns.take(
-                    rounds: 150, runConcurrently: "two threads taking turns", unfinished: "the two threads did not finish within 5 s"
-                ) { thread, round, _ in
+                let problem = Turns.take(rounds: 150, gated: "the two threads taking turns", missed: { "turn \($0) never came" }) { thread, round, _ in
                     if thread == 0 && round % 3 == 2 {
                         flushed.append(log.value.flush())
                     } else {

@@ -57,41 +57,15 @@ extension Turns {
         problems: ([String]) -> String = { $0[0] },
         _ body: @escaping @Sendable (_ thread: Int, _ round: Int, _ turn: Int) -> String?
     ) -> String? {
-        take(rounds: rounds, missed: missed, problems: problems, body) { round in
-            gatedThreads(threads: 2, iterations: rounds, seconds: seconds, round)
-                ? nil : childTimedOut("\(who) did not finish within \(formatSeconds(seconds))")
-        }
-    }
-
-    /// ``take(rounds:gated:seconds:missed:problems:_:)`` with the threads run by
-    /// ``runConcurrently(threads:iterations:_:seconds:sourceLocation:_:)`` (`what` names them there),
-    /// for at most 5 s; when they do not finish, the sentence is `unfinished`, and a turn that never
-    /// came is the problem "turn N never came".
-    static func take(
-        rounds: Int, runConcurrently what: String, unfinished: String,
-        problems: ([String]) -> String = { $0[0] },
-        sourceLocation: SourceLocation = #_sourceLocation,
-        _ body: @escaping @Sendable (_ thread: Int, _ round: Int, _ turn: Int) -> String?
-    ) -> String? {
-        take(rounds: rounds, missed: { "turn \($0) never came" }, problems: problems, body) { round in
-            runConcurrently(threads: 2, iterations: rounds, what, sourceLocation: sourceLocation, round) ? nil : unfinished
-        }
-    }
-
-    /// Both forms above: `run` runs `round` on the two threads and says why they did not finish.
-    private static func take(
-        rounds: Int, missed: @escaping @Sendable (Int) -> String, problems: ([String]) -> String,
-        _ body: @escaping @Sendable (_ thread: Int, _ round: Int, _ turn: Int) -> String?,
-        run: (_ round: @escaping @Sendable (_ thread: Int, _ round: Int) -> Void) -> String?
-    ) -> String? {
         let turns = Turns()
         let found = Tally<String>()
-        if let unfinished = run({ thread, round in
+        let finished = gatedThreads(threads: 2, iterations: rounds, seconds: seconds) { thread, round in
             let late = turns.take(thread, inRound: round) { turn in
                 if let problem = body(thread, round, turn) { found.append(problem) }
             }
             if let late { found.append(missed(late)) }
-        }) { return unfinished }
+        }
+        guard finished else { return childTimedOut("\(who) did not finish within \(formatSeconds(seconds))") }
         let all = found.all
         guard let first = all.first else { return nil }
         return isChildTimeout(first) ? first : problems(all)
