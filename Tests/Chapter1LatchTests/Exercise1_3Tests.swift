@@ -169,7 +169,7 @@ struct Exercise1_3Tests {
 
                 // The test keeps `target` busy: countDown must hand the blocks to the queue, not run
                 // them, nor wait for them.
-                let busy = BusyQueue(target)
+                let busy = QueueHold(target, seconds: 3)
                 if let late = busy.notHolding() { return late }
                 let returned = within(1, { latch.value.countDown() }) != nil
                 let early = runs.all
@@ -185,7 +185,7 @@ struct Exercise1_3Tests {
                 }
 
                 // Registered after zero: submitted at once, but still to the queue, asynchronously.
-                let late = Signal(), lateBusy = BusyQueue(target)
+                let late = Signal(), lateBusy = QueueHold(target, seconds: 3)
                 if let problem = lateBusy.notHolding() { return problem }
                 let lateReturned = within(1, {
                     latch.value.notify(queue: target.queue) { runs.append((3, target.isCurrent)); late.fire() }
@@ -690,7 +690,7 @@ extension Exercise1_3Tests {
             runInChild(seconds: 8, cutShort: cutShort) {
                 let state = Exercise1_3Tests.Release(rawValue: name)!
                 let target = TestQueue()
-                let ran = Tally<Int>(), busy = Slot<BusyQueue>()
+                let ran = Tally<Int>(), busy = Slot<QueueHold>()
                 let made = within(2, { () -> Bool in
                     switch state {
                     case .freshClosed: _ = CountDownLatch(count: 3)
@@ -703,7 +703,7 @@ extension Exercise1_3Tests {
                         latch.countDown()
                         _ = latch.wait(timeout: .now() + 0.5)
                     case .openedWithBlocksQueued:
-                        busy.value = BusyQueue(target)
+                        busy.value = QueueHold(target, seconds: 3)
                         let latch = CountDownLatch(count: 1)
                         latch.notify(queue: target.queue) { ran.append(1) }
                         latch.countDown()

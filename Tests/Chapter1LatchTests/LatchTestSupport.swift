@@ -340,22 +340,11 @@ func timedWait(_ latch: CountDownLatch, _ timeout: @autoclosure () -> DispatchTi
     return (result, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
 }
 
-/// For a child (1.3's notify tests): a block, sent to `target.queue` when this is made, that keeps
-/// the queue busy until ``release()`` (at most 3 s) — so that a notify block handed to the queue
-/// cannot run there yet, and one that runs anyway ran somewhere else.
-final class BusyQueue: Sendable {
-    private let holding = Signal(), released = Signal()
-
-    init(_ target: TestQueue) {
-        target.queue.async { [holding, released] in holding.fire(); _ = released.happens(within: 3) }
-    }
-
-    /// The child's time-out sentence when the block had not started holding the queue within 2 s;
-    /// `nil` once it holds it.
+extension QueueHold {
+    /// For a child (1.3's notify tests, which hold the notify queue so that a notify block handed to
+    /// it cannot run there yet, and one that runs anyway ran somewhere else): the time-out sentence
+    /// when the test's block had not started holding the queue within 2 s; `nil` once it holds it.
     func notHolding() -> String? {
-        holding.happens(within: 2) ? nil : childTimedOut("the test's own queue did not start")
+        isHolding(within: 2) ? nil : childTimedOut("the test's own queue did not start")
     }
-
-    /// Lets the queue go on.
-    func release() { released.fire() }
 }

@@ -75,7 +75,7 @@ func expectCompletionAfterReturning<Got>(
 
     // With the queue busy, a completion that the call schedules on it can only run once the test
     // lets the queue go on, after the call has returned.
-    let busy = QueueHold([target.queue])
+    let busy = QueueHold([target.queue], seconds: 1)
     let called = call { got in
         seen.append((got, target.isCurrent, returned.count > 0))
         arrived.fire()

@@ -27,7 +27,7 @@ struct Exercise2_1Tests {
 
         // The queue is busy when runAll is called, so whatever runAll sends to it runs later —
         // after runAll has returned and after `notify` has looked at the group.
-        let busy = QueueHold([target.queue])
+        let busy = QueueHold([target.queue], seconds: 1)
         guard callRunAll(Array(repeating: function, count: 3), on: target, "3 functions", completion: {
             completions.append(target.isCurrent)
             done.fire()

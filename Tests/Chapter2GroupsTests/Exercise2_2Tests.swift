@@ -20,21 +20,14 @@ struct Exercise2_2Tests {
     @Test("500 fetches answered from two threads that nothing orders: one brings the friends, the other the steps")
     func answersOnTwoThreadsAtOnce() {
         let target = TestQueue()
-        let friends = HeldFriendService(), steps = HeldStepsService()
-        let delivered = Tally<(context: ApplicationContext, onQueue: Bool)>(), arrived = Signal()
-        let fetches = 500
+        let fetches = HeldFetches(500)
 
         guard answer("500 calls of fetchApplicationContext, whose services have not answered yet,", {
-            for _ in 0..<fetches {
-                fetchApplicationContext(friends: friends, steps: steps, queue: target.queue) { context in
-                    delivered.append((context, target.isCurrent))
-                    arrived.fire()
-                }
-            }
+            fetches.make(queue: target.queue) { target.isCurrent }
         }) else { return }
-        let friendAnswers = Unchecked(friends.requests.all), stepAnswers = Unchecked(steps.requests.all)
-        guard friendAnswers.value.count == fetches, stepAnswers.value.count == fetches else {
-            recordIssue("\(fetches) fetches asked for friends \(friendAnswers.value.count) times and for steps \(stepAnswers.value.count) times before the services answered; every fetch must ask each service once, both at the start")
+        let asked = fetches.asked()
+        guard asked.onceEach else {
+            recordIssue("\(asked.counted) before the services answered; every fetch must ask each service once, both at the start")
             return
         }
 
@@ -45,26 +38,25 @@ struct Exercise2_2Tests {
         // and no two answers of one fetch ever touch its state at the same moment, so a shared
         // dictionary is reported, not corrupted for real.
         let friendsAnswered = UnorderedHandOff()
-        runConcurrently(threads: 2, iterations: fetches, "answering 500 fetches from 2 threads") { thread, i in
+        runConcurrently(threads: 2, iterations: fetches.count, "answering 500 fetches from 2 threads") { thread, i in
             if thread == 0 {
-                friendAnswers.value[i](["friend \(i)"])
-                if i == fetches - 1 { friendsAnswered.mark() }
+                asked.friends[i](["friend \(i)"])
+                if i == fetches.count - 1 { friendsAnswered.mark() }
             } else {
                 if i == 0 { friendsAnswered.wait(seconds: 3) }
-                let j = fetches - 1 - i
-                stepAnswers.value[j](j)
+                let j = fetches.count - 1 - i
+                asked.steps[j](j)
             }
         }
-        for _ in 0..<fetches {
-            guard arrived.wait("not every fetch delivered its context within 2 s of both answers") else { return }
+        for _ in 0..<fetches.count {
+            guard fetches.arrived.wait("not every fetch delivered its context within 2 s of both answers") else { return }
         }
         settle(target, "after the contexts were delivered")
 
-        let expected = (0..<fetches).map { ApplicationContext(friends: ["friend \($0)"], steps: $0) }
-        let got = delivered.all.map(\.context).sorted { $0.steps < $1.steps }
-        verify(got.count == fetches, "\(fetches) fetches delivered \(got.count) contexts; each must deliver exactly one")
-        verify(got == expected, "some contexts did not carry the friends and the steps of the same fetch")
-        verify(delivered.all.allSatisfy { $0.onQueue }, "a context was delivered on another thread than the given queue")
+        let got = fetches.contexts
+        verify(got.count == fetches.count, "\(fetches.count) fetches delivered \(got.count) contexts; each must deliver exactly one")
+        verify(got == fetches.expected, "some contexts did not carry the friends and the steps of the same fetch")
+        verify(fetches.delivered.all.allSatisfy { $0.onQueue }, "a context was delivered on another thread than the given queue")
     }
 
     @Test("services that answer at once or later, from another thread", arguments: CallbackStyle.allCases, CallbackStyle.allCases)
@@ -127,45 +119,35 @@ extension Exercise2_2Tests {
         let result = await #expect(processExitsWith: .failure, observing: childOutput, childEnds) { [form = form as HandedQueue, cutShort = AfterATimeOut.forChild as ChildCutShort] in
             runInChild(seconds: 4, cutShort: cutShort) {
                 let probe = form.make()
-                let friends = HeldFriendService(), steps = HeldStepsService()
-                let delivered = Tally<(context: ApplicationContext, onQueue: Bool)>(), arrived = Signal()
-                let fetches = 50
-                guard probe.call({
-                    for _ in 0..<fetches {
-                        fetchApplicationContext(friends: friends, steps: steps, queue: probe.queue) { context in
-                            delivered.append((context, probe.isCurrent))
-                            arrived.fire()
-                        }
-                    }
-                }) else {
-                    return childTimedOut("\(fetches) calls of fetchApplicationContext, made from \(form.testDescription) they were handed, did not return within 2 s; each must return at once and never wait on `queue`")
+                let fetches = HeldFetches(50)
+                guard probe.call({ fetches.make(queue: probe.queue) { probe.isCurrent } }) else {
+                    return childTimedOut("\(fetches.count) calls of fetchApplicationContext, made from \(form.testDescription) they were handed, did not return within 2 s; each must return at once and never wait on `queue`")
                 }
-                let friendAnswers = Unchecked(friends.requests.all), stepAnswers = Unchecked(steps.requests.all)
-                guard friendAnswers.value.count == fetches, stepAnswers.value.count == fetches else {
-                    return "with \(form.testDescription), \(fetches) fetches asked for friends \(friendAnswers.value.count) times and for steps \(stepAnswers.value.count) times before returning; each must ask both services once, at the start"
+                let asked = fetches.asked()
+                guard asked.onceEach else {
+                    return "with \(form.testDescription), \(asked.counted) before returning; each must ask both services once, at the start"
                 }
                 guard probe.drained() else {
                     return childTimedOut("\(form.testDescription) handed to fetchApplicationContext was still busy 2 s later: something waits on it")
                 }
-                if delivered.count > 0 {
+                if fetches.delivered.count > 0 {
                     return "with \(form.testDescription), a context was delivered before any service had answered"
                 }
                 // Fetch i's friends answer on one thread, its steps answer on another, at once.
-                guard gatedThreads(threads: 2, iterations: fetches, seconds: 3, { thread, i in
-                    if thread == 0 { friendAnswers.value[i](["friend \(i)"]) } else { stepAnswers.value[i](i) }
+                guard gatedThreads(threads: 2, iterations: fetches.count, seconds: 3, { thread, i in
+                    if thread == 0 { asked.friends[i](["friend \(i)"]) } else { asked.steps[i](i) }
                 }) else {
-                    return childTimedOut("with \(form.testDescription), answering \(fetches) fetches from 2 threads did not finish within 3 s: an answer's callback blocks")
+                    return childTimedOut("with \(form.testDescription), answering \(fetches.count) fetches from 2 threads did not finish within 3 s: an answer's callback blocks")
                 }
-                for _ in 0..<fetches where !arrived.happens(within: 2) {
-                    return childTimedOut("with \(form.testDescription), not every fetch delivered its context within 2 s of both answers (\(delivered.count) of \(fetches) did)")
+                for _ in 0..<fetches.count where !fetches.arrived.happens(within: 2) {
+                    return childTimedOut("with \(form.testDescription), not every fetch delivered its context within 2 s of both answers (\(fetches.delivered.count) of \(fetches.count) did)")
                 }
                 guard probe.drained() else {
                     return childTimedOut("\(form.testDescription) handed to fetchApplicationContext was still busy 2 s after the contexts were delivered")
                 }
-                let got = delivered.all
-                let expected = (0..<fetches).map { ApplicationContext(friends: ["friend \($0)"], steps: $0) }
-                if got.count != fetches || got.map(\.context).sorted(by: { $0.steps < $1.steps }) != expected {
-                    return "with \(form.testDescription), \(fetches) fetches delivered \(got.count) contexts; each must deliver exactly one, with the friends and the steps of that same fetch"
+                let got = fetches.delivered.all
+                if got.count != fetches.count || fetches.contexts != fetches.expected {
+                    return "with \(form.testDescription), \(fetches.count) fetches delivered \(got.count) contexts; each must deliver exactly one, with the friends and the steps of that same fetch"
                 }
                 if !got.allSatisfy(\.onQueue) {
                     return "with \(form.testDescription), \(got.filter { !$0.onQueue }.count) contexts were delivered off `queue`; each must be delivered on the queue handed in"

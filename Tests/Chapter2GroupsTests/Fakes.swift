@@ -8,32 +8,12 @@ import WorkbookTestSupport
 
 // MARK: - Pausing queues
 
-/// Pauses serial queues: each gets a block that waits until ``release()`` is called.
-///
-/// Blocks submitted to a paused queue after the pause run only after the release, in order. That
-/// makes "the queue has not got round to it yet" happen every time, not once in a while. The wait
-/// ends on its own after `seconds`, so code that blocks on a paused queue is slowed down, never
-/// hung.
-final class QueueHold: Sendable {
-    private let gate = DispatchSemaphore(value: 0)
-    private let held: Int
-
-    init(_ queues: [DispatchQueue], seconds: Double = 1) {
-        held = queues.count
-        for queue in queues {
-            queue.async { [gate] in _ = gate.wait(timeout: .now() + seconds) }
-        }
-    }
-
-    /// Pauses every `DispatchQueue` that `object` keeps in a stored property.
+extension QueueHold {
+    /// Pauses (``QueueHold``) every `DispatchQueue` that `object` keeps in a stored property, for at
+    /// most `seconds`.
     convenience init(queuesOf object: AnyObject, seconds: Double = 1) {
         let queues = Mirror(reflecting: object).children.compactMap { $0.value as? DispatchQueue }
         self.init(queues, seconds: seconds)
-    }
-
-    /// Lets the paused queues go on.
-    func release() {
-        for _ in 0..<held { gate.signal() }
     }
 }
 
@@ -71,6 +51,49 @@ final class HeldFriendService: FriendService, @unchecked Sendable {
 final class HeldStepsService: StepsService, @unchecked Sendable {
     let requests = Tally<(Int) -> Void>()
     func getUserSteps(_ completion: @escaping (Int) -> Void) { requests.append(completion) }
+}
+
+/// `count` calls of fetchApplicationContext on services that keep their answers (2.2's tests that
+/// answer many fetches from two threads): what the calls delivered, and whether on their queue.
+final class HeldFetches: Sendable {
+    let count: Int
+    let friends = HeldFriendService(), steps = HeldStepsService()
+    let delivered = Tally<(context: ApplicationContext, onQueue: Bool)>(), arrived = Signal()
+
+    init(_ count: Int) { self.count = count }
+
+    /// Makes the calls, each to deliver on `queue`; `isCurrent` tells whether a delivery runs there.
+    func make(queue: DispatchQueue, isCurrent: @escaping @Sendable () -> Bool) {
+        for _ in 0..<count {
+            fetchApplicationContext(friends: friends, steps: steps, queue: queue) { [delivered, arrived] context in
+                delivered.append((context, isCurrent()))
+                arrived.fire()
+            }
+        }
+    }
+
+    /// What the services were asked, read once.
+    struct Asked: @unchecked Sendable {
+        /// The completions each service was handed, in the order of the calls: answer i answers fetch i.
+        let friends: [([String]) -> Void], steps: [(Int) -> Void]
+        /// "500 fetches asked for friends 499 times and for steps 500 times".
+        let counted: String
+        /// Whether every fetch asked each service once.
+        let onceEach: Bool
+    }
+
+    func asked() -> Asked {
+        let friends = friends.requests.all, steps = steps.requests.all
+        return Asked(friends: friends, steps: steps,
+                     counted: "\(count) fetches asked for friends \(friends.count) times and for steps \(steps.count) times",
+                     onceEach: friends.count == count && steps.count == count)
+    }
+
+    /// The context each fetch must deliver once answered as `Asked` is: fetch i's friends
+    /// ["friend i"], its steps i.
+    var expected: [ApplicationContext] { (0..<count).map { ApplicationContext(friends: ["friend \($0)"], steps: $0) } }
+    /// The contexts delivered, in the order of their steps.
+    var contexts: [ApplicationContext] { delivered.all.map(\.context).sorted { $0.steps < $1.steps } }
 }
 
 // MARK: - Chapter 2.3: sources

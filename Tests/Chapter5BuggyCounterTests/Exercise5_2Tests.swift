@@ -46,7 +46,7 @@ struct Exercise5_2Tests {
             runInChild(seconds: 4, cutShort: cutShort) {
                 for times in [1, 2, 3, 10] {
                     let probe = WorkProbe()
-                    let hold = QueueHold(probe.target)
+                    let hold = held(probe.target)
                     probe.callerIsCurrentThread()
                     performAll(times: times, work: probe.work(.synchronous), queue: probe.target.queue, completion: probe.completion)
                     probe.callReturned()
@@ -86,7 +86,7 @@ struct Exercise5_2Tests {
         let work = Unchecked(probe.heldWork), completion = Unchecked(probe.completion)
         let call = "performAll(times: 0, …)"
         // `queue` is busy while performAll runs: a completion sent with `async` can only run after.
-        let hold = QueueHold(probe.target)
+        let hold = held(probe.target)
         let returned = probe.calls(call) {
             performAll(times: 0, work: work.value, queue: probe.target.queue, completion: completion.value)
         }

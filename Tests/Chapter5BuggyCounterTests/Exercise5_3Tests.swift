@@ -22,7 +22,7 @@ struct Exercise5_3Tests {
         let probe = WorkProbe()
         let completion = Unchecked(probe.completion)
         // `queue` is busy while runAll runs: a completion sent with `async` can only run after.
-        let hold = QueueHold(probe.target)
+        let hold = held(probe.target)
         let returned = probe.calls("runAll([], …)") {
             runAll([], queue: probe.target.queue, completion: completion.value)
         }
@@ -79,7 +79,7 @@ struct Exercise5_3Tests {
                 ]
                 for (name, styles) in lists {
                     let probe = WorkProbe()
-                    let hold = QueueHold(probe.target)
+                    let hold = held(probe.target)
                     probe.callerIsCurrentThread()
                     runAll(styles.map { probe.work($0) }, queue: probe.target.queue, completion: probe.completion)
                     probe.callReturned()

@@ -26,25 +26,14 @@ func drain(_ target: TestQueue, _ what: String, seconds: Double = 2, sourceLocat
 /// `drain` for exit-test children, which cannot record issues: `true` when the queue caught up.
 func drained(_ target: TestQueue, within seconds: Double = 2) -> Bool { target.caughtUp(within: seconds) }
 
-/// Keeps a serial queue busy until ``release()`` (or, at the latest, `seconds` later).
-///
-/// A block sent to the queue with `async` while it is held runs only after the release — so a
-/// completion that runs before the code under test has returned must have been run synchronously
-/// (or on another queue), in every run, not just in unlucky ones.
-final class QueueHold: Sendable {
-    private let gate = DispatchSemaphore(value: 0)
-    private let started = DispatchSemaphore(value: 0)
-
-    init(_ target: TestQueue, seconds: Double = 1) {
-        target.queue.async { [gate, started] in
-            started.signal()
-            _ = gate.wait(timeout: .now() + seconds)
-        }
-        // The queue is really busy once its block runs.
-        _ = started.wait(timeout: .now() + seconds)
-    }
-
-    func release() { gate.signal() }
+/// Holds `target`'s queue (``QueueHold``) for at most 1 s, once the test's block has started there
+/// (waiting at most 1 s for that). A completion sent with `async` while it holds runs only after the
+/// release — so one that runs before the code under test has returned must have been run
+/// synchronously (or on another queue), in every run, not just in unlucky ones.
+func held(_ target: TestQueue) -> QueueHold {
+    let hold = QueueHold(target, seconds: 1)
+    _ = hold.isHolding(within: 1)
+    return hold
 }
 
 // MARK: - Fake work that is watched

@@ -38,15 +38,15 @@ extension Platform {
     /// leaves TSan to its default (on Darwin `atos`, whose frames name files without folders).
     var symbolizer: String? {
         Self.symbolizers.withLock { found in
-            if let known = found[lookupKey] { return known }
+            if let known = found[lookup] { return known }
             let path = lookUpSymbolizer()
-            found[lookupKey] = .some(path)
+            found[lookup] = .some(path)
             return path
         }
     }
 
     /// Symbolizers looked up so far, by platform and search path: the lookup may start `xcrun`.
-    private static let symbolizers = Locked<[String: String?]>([:])
+    private static let symbolizers = Locked<[Lookup: String?]>([:])
 
     private func lookUpSymbolizer() -> String? {
         if let found = executable("llvm-symbolizer") { return found }
@@ -64,22 +64,27 @@ extension Platform {
     /// `swift` on the platform's search path. Looked up once per platform and search path.
     var swiftExecutable: String {
         Self.swifts.withLock { found in
-            if let known = found[lookupKey] { return known }
+            if let known = found[lookup] { return known }
             var path = executable("swift") ?? "swift"
             if kind == .darwin, let xcrun = executable("xcrun"),
                let result = try? ChildProcess.run(xcrun, ["--find", "swift"], timeLimit: 10), result.termination == .exited(0) {
                 let real = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
                 if FileManager.default.isExecutableFile(atPath: real) { path = real }
             }
-            found[lookupKey] = path
+            found[lookup] = path
             return path
         }
     }
 
-    private static let swifts = Locked<[String: String]>([:])
+    private static let swifts = Locked<[Lookup: String]>([:])
 
     /// What a lookup remembered per platform depends on: its kind and where it looks.
-    private var lookupKey: String { "\(kind.rawValue) \(searchPath ?? "")" }
+    private struct Lookup: Hashable {
+        var kind: Kind
+        var searchPath: String?
+    }
+
+    private var lookup: Lookup { Lookup(kind: kind, searchPath: searchPath) }
 
     /// The file a build of the tests leaves in `scratchPath`, which a build stamp describes: the
     /// test executable on Linux; on Darwin the binary inside the `.xctest` bundle (the bundle is a
