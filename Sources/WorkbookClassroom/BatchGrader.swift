@@ -14,6 +14,8 @@ package struct BatchGrader: Sendable {
     var lock: WorkbookLock
     /// The `workbook` tool to run `check --classroom --json` with.
     var executable: URL
+    /// Whose sandbox the submissions are graded in (``Sandbox``).
+    var platform: Platform
     /// Where each job keeps its package copy and build, from one submission to the next.
     var workFolder: URL
     /// Submissions graded at once (each with its own build: TSan builds are heavy).
@@ -26,10 +28,12 @@ package struct BatchGrader: Sendable {
     /// The time a submission is graded at: the clock, or a fixed time in tests.
     var now: @Sendable () -> Date = { Date() }
 
-    package init(workbook: Workbook, executable: URL, workFolder: URL, progress: @escaping @Sendable (String) -> Void = { _ in }) throws {
+    package init(workbook: Workbook, executable: URL, platform: Platform, workFolder: URL,
+                 progress: @escaping @Sendable (String) -> Void = { _ in }) throws {
         self.workbook = workbook
         self.lock = try WorkbookLock.read(root: workbook.root)
         self.executable = executable
+        self.platform = platform
         self.workFolder = workFolder
         self.progress = progress
         self.teacherFile = TeacherFile.read(root: workbook.root)
@@ -127,7 +131,7 @@ package struct BatchGrader: Sendable {
             try prepare(package, from: submission)
             let results = jobFolder.appendingPathComponent("results.json")
             try? FileManager.default.removeItem(at: results)
-            let sandbox = Sandbox(folder: jobFolder)
+            let sandbox = Sandbox(folder: jobFolder, platform: platform)
             let command = try sandbox.command(
                 executable.path, ["check", "--classroom", "--json"],
                 environment: ["WORKBOOK_ROOT": package.path,

@@ -21,14 +21,17 @@ import WorkbookEngine
 package struct Sandbox: Sendable {
     /// The folder the code may write to; `home` and `tmp` are made inside it.
     var folder: URL
-    /// Whose toolchain variables the bare environment keeps.
-    var platform: Platform = .host
+    /// Whose toolchain variables the bare environment keeps, and whose isolation applies.
+    var platform: Platform
     /// CPU seconds any one process may use.
     var cpuSeconds = 1_800
     /// The largest file any process may write, in bytes.
     var fileBytes: Int64 = 4 << 30
 
-    package init(folder: URL) { self.folder = folder }
+    package init(folder: URL, platform: Platform) {
+        self.folder = folder
+        self.platform = platform
+    }
 
     /// How much of the isolation this machine gives.
     package enum Isolation: String, Sendable {
@@ -38,8 +41,10 @@ package struct Sandbox: Sendable {
         case limitsOnly = "limits only"
     }
 
-    /// What this machine supports (see ``Platform/canIsolateSubmissions``).
-    package static var isolation: Isolation { Platform.host.canIsolateSubmissions ? .namespaces : .limitsOnly }
+    /// What `platform` supports on this machine (see ``Platform/canIsolateSubmissions``).
+    package static func isolation(on platform: Platform) -> Isolation {
+        platform.canIsolateSubmissions ? .namespaces : .limitsOnly
+    }
 
     /// The command that runs `executable arguments` inside the sandbox with `environment` (and
     /// nothing else of this process's environment but `PATH` and ``Platform/toolchainVariables``),
@@ -53,7 +58,7 @@ package struct Sandbox: Sendable {
         for name in platform.toolchainVariables { variables[name] = mine[name] }
         for (key, value) in environment { variables[key] = value }
         let envArguments = variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        let isolated = Self.isolation == .namespaces
+        let isolated = Self.isolation(on: platform) == .namespaces
         let inner = ["sh", "-c", Self.script, "sandbox", folder.path, stdoutFile.path, String(cpuSeconds),
                      String(fileBytes / 512), isolated ? "isolate" : "plain", "env", "-i"] + envArguments + [executable] + arguments
         return isolated ? ("unshare", ["-rnm", "--"] + inner) : (inner[0], Array(inner.dropFirst()))

@@ -13,6 +13,9 @@ import WorkbookMaintainer
 enum Terminal {
     /// The environment the tool read when it started (see ``WorkbookEnvironment``).
     static let environment = WorkbookEnvironment.process
+    /// The platform that environment names (this machine's, unless `WORKBOOK_PLATFORM` says
+    /// otherwise), with the PATH its tools are found on: what every command builds, runs and probes with.
+    static let platform = Platform(environment)
 
     /// Colours for standard output: on a terminal, unless `NO_COLOR` is set.
     static var style: Style { Style.automatic(for: STDOUT_FILENO, in: environment) }
@@ -97,8 +100,9 @@ enum Terminal {
 
     /// A checker that reports its progress here, with the build's every step on a terminal.
     static func checker(for workbook: Workbook) -> Checker {
-        var checker = Checker(workbook: workbook, scratchPath: environment.checkScratch, progress: progress)
+        var checker = Checker(workbook: workbook, platform: platform, scratchPath: environment.checkScratch, progress: progress)
         checker.showsBuildSteps = isatty(STDERR_FILENO) == 1
+        checker.artifactsKeptIn = environment.keepArtifacts
         return checker
     }
 

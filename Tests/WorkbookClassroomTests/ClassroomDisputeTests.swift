@@ -70,7 +70,7 @@ struct ClassroomDisputeTests {
         let starter = try String(contentsOf: copy.exerciseFile(items[1].chapter, items[1].exercise), encoding: .utf8)
         try ClassroomFixture.write("// TODO\n" + starter, to: Layout.exerciseFile(items[1].chapter, items[1].exercise), under: submission)
 
-        let grader = try BatchGrader(workbook: copy, executable: URL(fileURLWithPath: "/bin/false"), workFolder: submission)
+        let grader = try BatchGrader(workbook: copy, executable: URL(fileURLWithPath: "/bin/false"), platform: Platform(.process), workFolder: submission)
         #expect(grader.comparesWithAnswers)
         let fingerprints = grader.fingerprints(of: submission, exercises: ["1.1", "1.2", "1.3"])
         #expect(Array(fingerprints.keys) == ["1.1"], "only 1.1 differs from its starter; 1.3 is missing")

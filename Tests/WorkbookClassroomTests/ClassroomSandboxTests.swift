@@ -27,7 +27,7 @@ struct ClassroomSandboxTests {
     }
 
     @Test("from inside the sandbox the listener cannot be reached; from a plain child process it can",
-          .enabled(if: Sandbox.isolation == .namespaces && bash != nil, "needs user namespaces and bash"))
+          .enabled(if: Sandbox.isolation(on: Platform(.process)) == .namespaces && bash != nil, "needs user namespaces and bash"))
     func isolated() throws {
         let bash = try #require(Self.bash)
         let listener = try LoopbackListener()
@@ -39,7 +39,7 @@ struct ClassroomSandboxTests {
         let folder = try ClassroomFixture.scratch("sandbox")
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out.txt")
-        let command = try Sandbox(folder: folder).command("bash", ["-c", Self.connect(listener.port)], environment: [:], stdoutFile: out)
+        let command = try Sandbox(folder: folder, platform: Platform(.process)).command("bash", ["-c", Self.connect(listener.port)], environment: [:], stdoutFile: out)
         let run = try ChildProcess.run(command.executable, command.arguments, timeLimit: 60)
         #expect(run.termination == .exited(0), "\(run.output)")
         #expect(try String(contentsOf: out, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) == "closed")
@@ -80,13 +80,11 @@ struct ClassroomSandboxTests {
         setenv("DEVELOPER_DIR", "/Applications/Xcode_26.4.app/Contents/Developer", 1)
         setenv("WORKBOOK_TEACHER_SECRET", "s3cret", 1)
         defer { unsetenv("DEVELOPER_DIR"); unsetenv("WORKBOOK_TEACHER_SECRET") }
-        var darwin = Sandbox(folder: folder)
-        darwin.platform = Platform(.darwin)
+        let darwin = Sandbox(folder: folder, platform: Platform(.darwin))
         let mac = try darwin.command("swift", ["--version"], environment: [:], stdoutFile: folder.appendingPathComponent("out")).arguments
         #expect(mac.contains("DEVELOPER_DIR=/Applications/Xcode_26.4.app/Contents/Developer"))
         #expect(!mac.contains { $0.contains("s3cret") })
-        var linux = Sandbox(folder: folder)
-        linux.platform = Platform(.linux)
+        let linux = Sandbox(folder: folder, platform: Platform(.linux))
         let plain = try linux.command("swift", ["--version"], environment: [:], stdoutFile: folder.appendingPathComponent("out")).arguments
         #expect(!plain.contains { $0.hasPrefix("DEVELOPER_DIR=") } && !plain.contains { $0.contains("s3cret") })
     }

@@ -114,7 +114,7 @@ struct BuildIsolationTests {
     func workbookFollowsTheConvention() throws {
         let four = try Self.chapter(4)
         let exercise = try #require(four.exercises.first { $0.id == "4.5" })
-        let builder = Builder(workbook: Fixture.workbook, sources: .exercises, scratchPath: URL(fileURLWithPath: "/tmp/unused"))
+        let builder = Builder(workbook: Fixture.workbook, platform: Platform(.process), sources: .exercises, scratchPath: URL(fileURLWithPath: "/tmp/unused"))
         #expect(builder.exclusion(of: four, exercise)
             == ["Chapter4SerialQueues/AuthToken.swift", "Chapter4SerialQueuesTests/Exercise4_5Tests.swift"])
     }
@@ -173,7 +173,7 @@ struct BuildIsolationTests {
         try Data("var broken: Int { 0; 1 }".utf8).write(to: file)
 
         let workbook = Workbook(root: root, chapters: Fixture.workbook.chapters)
-        let builder = Builder(workbook: workbook, sources: .exercises, scratchPath: root.appendingPathComponent(".build-check"))
+        let builder = Builder(workbook: workbook, platform: Platform(.process), sources: .exercises, scratchPath: root.appendingPathComponent(".build-check"))
         #expect(builder.rememberedExclusions(of: workbook.chapters).isEmpty, "nothing remembered yet")
         let errors = [CompilerError(file: file.path, line: 1, column: 1, message: "missing return")]
         builder.remember([ExcludedExercise(chapter: four, exercise: exercise, errors: errors)])
@@ -182,7 +182,7 @@ struct BuildIsolationTests {
         #expect(builder.rememberedExclusions(of: workbook.chapters.filter { $0.number != 4 }).isEmpty,
                 "only for chapters this build builds")
         // The solutions' build keeps its own note.
-        #expect(Builder(workbook: workbook, sources: .solutions, scratchPath: builder.scratchPath)
+        #expect(Builder(workbook: workbook, platform: Platform(.process), sources: .solutions, scratchPath: builder.scratchPath)
             .rememberedExclusions(of: workbook.chapters).isEmpty)
 
         try Data("var fixed: Int { 1 }".utf8).write(to: file)

@@ -25,7 +25,7 @@ final class RecordedBuild: PackageBuild, @unchecked Sendable {
 @Suite("The builder's loop: build, read the errors, leave out, build again (recorded builds, no compiler)")
 struct BuilderLoopTests {
     private func builder(_ build: RecordedBuild) -> Builder {
-        var builder = Builder(workbook: Fixture.workbook, sources: .exercises,
+        var builder = Builder(workbook: Fixture.workbook, platform: Platform(.process), sources: .exercises,
                               scratchPath: FileManager.default.temporaryDirectory.appendingPathComponent("wb-loop-\(UUID().uuidString)"))
         builder.remembersExclusions = false
         builder.packageBuild = build
@@ -86,8 +86,8 @@ struct BuildStampTests {
     func same() throws {
         let (root, scratch) = try package()
         defer { try? FileManager.default.removeItem(at: root) }
-        let stamp = BuildStamp.current(root: root, scratchPath: scratch, settings: ["WORKBOOK_ONLY": "Chapter5"])
-        #expect(stamp == BuildStamp.current(root: root, scratchPath: scratch, settings: ["WORKBOOK_ONLY": "Chapter5"]))
+        let stamp = BuildStamp.current(root: root, scratchPath: scratch, settings: ["WORKBOOK_ONLY": "Chapter5"], platform: Platform(.process))
+        #expect(stamp == BuildStamp.current(root: root, scratchPath: scratch, settings: ["WORKBOOK_ONLY": "Chapter5"], platform: Platform(.process)))
         #expect(stamp.inputs.contains { $0.hasPrefix("Exercises/Part/File.swift ") })
         let file = BuildStamp.file(in: scratch, sources: .exercises)
         stamp.keep(in: file)
@@ -101,26 +101,26 @@ struct BuildStampTests {
         let (root, scratch) = try package()
         defer { try? FileManager.default.removeItem(at: root) }
         let settings = ["WORKBOOK_ONLY": "Chapter5"]
-        let before = BuildStamp.current(root: root, scratchPath: scratch, settings: settings)
-        #expect(before != BuildStamp.current(root: root, scratchPath: scratch, settings: ["WORKBOOK_ONLY": "Chapter2"]))
+        let before = BuildStamp.current(root: root, scratchPath: scratch, settings: settings, platform: Platform(.process))
+        #expect(before != BuildStamp.current(root: root, scratchPath: scratch, settings: ["WORKBOOK_ONLY": "Chapter2"], platform: Platform(.process)))
 
         // Same size, new bytes: the modification time tells.
         try "let y = 2\n".write(to: root.appendingPathComponent("Exercises/Part/File.swift"), atomically: false, encoding: .utf8)
-        let edited = BuildStamp.current(root: root, scratchPath: scratch, settings: settings)
+        let edited = BuildStamp.current(root: root, scratchPath: scratch, settings: settings, platform: Platform(.process))
         #expect(edited != before)
 
         try "".write(to: root.appendingPathComponent("Tests/Part/New.swift"), atomically: true, encoding: .utf8)
-        let added = BuildStamp.current(root: root, scratchPath: scratch, settings: settings)
+        let added = BuildStamp.current(root: root, scratchPath: scratch, settings: settings, platform: Platform(.process))
         #expect(added != edited)
 
         let binary = TestLaunch.testBinary(in: scratch)
         try FileManager.default.createDirectory(at: binary.deletingLastPathComponent(), withIntermediateDirectories: true)
         try "built".write(to: binary, atomically: true, encoding: .utf8)
-        var rebuilt = BuildStamp.current(root: root, scratchPath: scratch, settings: settings)
+        var rebuilt = BuildStamp.current(root: root, scratchPath: scratch, settings: settings, platform: Platform(.process))
         #expect(rebuilt.inputs == added.inputs && rebuilt != added, "the build's own files are its outputs")
 
         // Kept after a build, a stamp describes the inputs the build started from.
         rebuilt.keepInputs(of: before)
-        #expect(rebuilt.inputs == before.inputs && rebuilt != BuildStamp.current(root: root, scratchPath: scratch, settings: settings))
+        #expect(rebuilt.inputs == before.inputs && rebuilt != BuildStamp.current(root: root, scratchPath: scratch, settings: settings, platform: Platform(.process)))
     }
 }

@@ -9,15 +9,17 @@ final class ReplayedRuns: TestProcess, @unchecked Sendable {
     let sources = SourceSet.exercises
     let packageRoot: URL? = nil
     private let run: RunArtifacts
-    private let asked = Locked<[(filters: [String], testsAtOnce: Int)]>([])
+    private let asked = Locked<[(filters: [String], testsAtOnce: Int, timeLimit: Double)]>([])
     var filters: [[String]] { asked.value.map(\.filters) }
     /// How many test cases each process was told it may run at once.
     var testsAtOnce: [Int] { asked.value.map(\.testsAtOnce) }
+    /// The watchdog's bound of each process, in seconds.
+    var timeLimits: [Double] { asked.value.map(\.timeLimit) }
 
     init(_ run: RunArtifacts) { self.run = run }
 
     func run(filters: [String], timeLimit: Double, testsAtOnce: Int, label: String) throws -> RunArtifacts {
-        asked.withLock { $0.append((filters, testsAtOnce)) }
+        asked.withLock { $0.append((filters, testsAtOnce, timeLimit)) }
         return run
     }
 
@@ -61,7 +63,7 @@ final class ParsedRuns: TestProcess, @unchecked Sendable {
 @Suite("A whole check on recorded builds and runs (no compiler, no test process)")
 struct CheckerTests {
     func checker(build: RecordedBuild, runs: any TestProcess) -> Checker {
-        var checker = Checker(workbook: Fixture.workbook,
+        var checker = Checker(workbook: Fixture.workbook, platform: Platform(.process),
                               scratchPath: FileManager.default.temporaryDirectory.appendingPathComponent("wb-checker-\(UUID().uuidString)"))
         checker.packageBuild = build
         checker.testProcess = { _ in runs }
@@ -131,7 +133,7 @@ struct InvocationTests {
     let folder = URL(fileURLWithPath: "/tmp/run-1")
 
     func process(_ method: TestLaunch.Method, toolchain: Toolchain.Version = .init(6, 3)) -> LaunchedTestProcess {
-        var launch = TestLaunch(method: method, packageRoot: URL(fileURLWithPath: "/p"), scratchPath: URL(fileURLWithPath: "/p/.build-check"),
+        var launch = TestLaunch(platform: Platform(.process), method: method, packageRoot: URL(fileURLWithPath: "/p"), scratchPath: URL(fileURLWithPath: "/p/.build-check"),
                                 sources: .exercises, only: ["Chapter1"])
         launch.withEngine = false
         var process = LaunchedTestProcess(launch: launch)

@@ -63,12 +63,12 @@ struct DarwinDialectTests {
 
     @Test("a trapped test under `swift test`: exit 1 with SwiftPM's line is the runner's signal, a crash as on Linux")
     func trapUnderSwiftTest() throws {
-        let launch = TestLaunch(method: .swiftTest, packageRoot: URL(fileURLWithPath: "/p"), scratchPath: URL(fileURLWithPath: "/p/.build"),
+        let launch = TestLaunch(platform: Platform(.process), method: .swiftTest, packageRoot: URL(fileURLWithPath: "/p"), scratchPath: URL(fileURLWithPath: "/p/.build"),
                                 sources: .exercises, only: nil)
         let output = Fixture.text("darwin/trap-5.1-swift-test-output.txt")
         #expect(launch.testProcessTermination(.exited(1), output: output) == .signaled(5))
         #expect(launch.testProcessTermination(.exited(1), output: "error: 1 test failed") == .exited(1))
-        let binary = TestLaunch(method: .binary, packageRoot: URL(fileURLWithPath: "/p"), scratchPath: URL(fileURLWithPath: "/p/.build"),
+        let binary = TestLaunch(platform: Platform(.process), method: .binary, packageRoot: URL(fileURLWithPath: "/p"), scratchPath: URL(fileURLWithPath: "/p/.build"),
                                 sources: .exercises, only: nil)
         #expect(binary.testProcessTermination(.exited(1), output: output) == .exited(1), "only `swift test` reports for its child")
 

@@ -12,8 +12,8 @@ import WorkbookEngineTestSupport
 struct DarwinLaunchTests {
     let folder = URL(fileURLWithPath: "/tmp/workbook-8810-3f2a9c1d")
 
-    func launch(_ method: TestLaunch.Method) -> TestLaunch {
-        TestLaunch(method: method, packageRoot: URL(fileURLWithPath: "/p"), scratchPath: URL(fileURLWithPath: "/p/.build-check"),
+    func launch(_ method: TestLaunch.Method, on platform: Platform = Platform(.process)) -> TestLaunch {
+        TestLaunch(platform: platform, method: method, packageRoot: URL(fileURLWithPath: "/p"), scratchPath: URL(fileURLWithPath: "/p/.build-check"),
                    sources: .exercises, only: nil)
     }
 
@@ -40,12 +40,10 @@ struct DarwinLaunchTests {
     func darwinLaunch() {
         let command = launch(.swiftTest).command([])
         #expect(command.arguments.starts(with: ["test", "--skip-build", "--disable-xctest", "--sanitize=thread"]))
-        var darwin = LaunchedTestProcess(launch: launch(.swiftTest))
-        darwin.platform = Platform(.darwin)
+        let darwin = LaunchedTestProcess(launch: launch(.swiftTest, on: Platform(.darwin)))
         let options = darwin.invocation(filters: [], testsAtOnce: 1, in: folder).environment["TSAN_OPTIONS"] ?? ""
         #expect(options.split(separator: " ").contains("strip_env=0"))
-        var linux = LaunchedTestProcess(launch: launch(.binary))
-        linux.platform = Platform(.linux)
+        let linux = LaunchedTestProcess(launch: launch(.binary, on: Platform(.linux)))
         #expect(!(linux.invocation(filters: [], testsAtOnce: 1, in: folder).environment["TSAN_OPTIONS"] ?? "").contains("strip_env"))
     }
 
@@ -77,7 +75,7 @@ struct DarwinLaunchTests {
 
     @Test("a run through `swift test` is stopped through it, its group, then what names its folder; the test executable with its group")
     func stoppingPlans() {
-        #expect(launch(.swiftTest).stopping(marker: folder.path) == .swiftPM(marker: folder.path, grace: 2))
+        #expect(launch(.swiftTest).stopping(marker: folder.path) == .swiftPM(marker: folder.path, grace: 2, platform: Platform(.process)))
         #expect(launch(.binary).stopping(marker: folder.path) == .group)
     }
 
@@ -118,14 +116,14 @@ struct DarwinLaunchTests {
         try? FileManager.default.removeItem(at: file)
 
         let run = try ChildProcess.run("/bin/sh", fakeSwiftTest(marker: marker.path + "/b", pids: file), timeLimit: 1,
-                                       stopping: .swiftPM(marker: marker.path + "/b", grace: 0.5))
+                                       stopping: .swiftPM(marker: marker.path + "/b", grace: 0.5, platform: Platform(.process)))
         #expect(run.termination.isTimeout)
         let started = pids(in: file)
         #expect(started.count == 2)
         let deadline = Date().addingTimeInterval(3)
         while started.contains(where: alive) && Date() < deadline { usleep(20_000) }
         #expect(!started.contains(where: alive), "the runner and its child are gone: \(started.filter(alive))")
-        #expect(Platform.host.processes(mentioning: marker.path + "/b").isEmpty)
+        #expect(Platform(.process).processes(mentioning: marker.path + "/b").isEmpty)
     }
 
     @Test("an exit test's child that TSan aborted for coming in late is a set-up problem, never the learner's crash")

@@ -58,7 +58,7 @@ struct LearnerSessionTests {
     func check() throws {
         let workbook = try workbook()
         var session = try LearnerSession(workbook: workbook, currentCommit: { nil })
-        var checker = Checker(workbook: workbook, scratchPath: workbook.root.appendingPathComponent(".build-check"))
+        var checker = Checker(workbook: workbook, platform: Platform(.process), scratchPath: workbook.root.appendingPathComponent(".build-check"))
         checker.packageBuild = RecordedBuild { _, _ in (0, "Build complete!") }
         checker.testProcess = { _ in ReplayedRuns(Fixture.run("race-1.1", .exited(66))) }
         checker.readSource = { _ in Fixture.text("race-1.1/CountdownBlock.swift.txt") }

@@ -84,7 +84,7 @@ struct SanitizerSettingsTests {
 
     @Test("the grader's TSAN_OPTIONS carry the options and the run's suppressions file")
     func graderEnvironment() {
-        let launch = TestLaunch(method: .binary, packageRoot: URL(fileURLWithPath: "/p"), scratchPath: URL(fileURLWithPath: "/p/.b"),
+        let launch = TestLaunch(platform: Platform(.process), method: .binary, packageRoot: URL(fileURLWithPath: "/p"), scratchPath: URL(fileURLWithPath: "/p/.b"),
                                 sources: .exercises, only: nil)
         let folder = URL(fileURLWithPath: "/tmp/run")
         let options = LaunchedTestProcess(launch: launch).sanitizerEnvironment(logFolder: folder)["TSAN_OPTIONS"] ?? ""

@@ -311,7 +311,7 @@ struct TestLaunchTests {
 
     @Test("the Linux way: the test executable, with Swift Testing's flags")
     func binary() {
-        let launch = TestLaunch(method: .binary, packageRoot: root, scratchPath: scratch, sources: .exercises, only: nil)
+        let launch = TestLaunch(platform: Platform(.process), method: .binary, packageRoot: root, scratchPath: scratch, sources: .exercises, only: nil)
         let command = launch.command(["--filter", "X"])
         #expect(command.executable == "/p/.build-check/debug/DispatchWorkbookPackageTests.xctest")
         #expect(command.arguments == ["--testing-library", "swift-testing", "--filter", "X"])
@@ -320,10 +320,10 @@ struct TestLaunchTests {
 
     @Test("the macOS way: swift test --skip-build over the same build, with the settings Package.swift read")
     func swiftTest() {
-        let launch = TestLaunch(method: .swiftTest, packageRoot: root, scratchPath: scratch, sources: .solutions,
+        let launch = TestLaunch(platform: Platform(.process), method: .swiftTest, packageRoot: root, scratchPath: scratch, sources: .solutions,
                                 only: ["Chapter1", "Chapter5"])
         let command = launch.command(["--filter", "X"])
-        #expect(command.executable == Platform.host.swiftExecutable)
+        #expect(command.executable == Platform(.process).swiftExecutable)
         #expect(command.arguments == ["test", "--skip-build", "--disable-xctest", "--sanitize=thread",
                                       "--package-path", "/p", "--scratch-path", "/p/.build-check", "--filter", "X"])
         #expect(command.environment == ["WORKBOOK_SOURCES": "solutions", "WORKBOOK_ONLY": "Chapter1,Chapter5", "WORKBOOK_EXCLUDE": "",
@@ -332,7 +332,7 @@ struct TestLaunchTests {
         grading.withEngine = false
         #expect(grading.command([]).environment["WORKBOOK_ENGINE"] == "none", "a grading build's graph has no engine, and `swift test` must see the same")
         // An exercise left out of the build is left out of `swift test`'s package graph too.
-        let narrowed = TestLaunch(method: .swiftTest, packageRoot: root, scratchPath: scratch, sources: .exercises, only: nil,
+        let narrowed = TestLaunch(platform: Platform(.process), method: .swiftTest, packageRoot: root, scratchPath: scratch, sources: .exercises, only: nil,
                                   exclude: ["Chapter4SerialQueues/AuthToken.swift", "Chapter4SerialQueuesTests/Exercise4_5Tests.swift"])
         #expect(narrowed.command([]).environment["WORKBOOK_EXCLUDE"]
             == "Chapter4SerialQueues/AuthToken.swift,Chapter4SerialQueuesTests/Exercise4_5Tests.swift")

@@ -24,12 +24,12 @@ struct BuildStamp: Sendable, Equatable {
     }
 
     /// The stamp of a build of `root` with `settings` (the variables Package.swift reads) into
-    /// `scratchPath`, as the files are now.
-    static func current(root: URL, scratchPath: URL, settings: [String: String]) -> BuildStamp {
+    /// `scratchPath` by `platform`'s `swift`, as the files are now.
+    static func current(root: URL, scratchPath: URL, settings: [String: String], platform: Platform) -> BuildStamp {
         var inputs = settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         // The toolchain's own `swift` (not an `xcrun` shim) and what it says it is.
-        let swift = Platform.host.swiftExecutable
-        inputs.append("swift \(swift) " + describe(URL(fileURLWithPath: swift)) + " " + (Toolchain.current.map { "\($0.version)" } ?? "unknown"))
+        let swift = platform.swiftExecutable
+        inputs.append("swift \(swift) " + describe(URL(fileURLWithPath: swift)) + " " + (platform.toolchain.map { "\($0.version)" } ?? "unknown"))
         let manager = FileManager.default
         for top in [Layout.packageManifest] + Layout.buildInputs {
             let url = root.appendingPathComponent(top)
@@ -42,7 +42,7 @@ struct BuildStamp: Sendable, Equatable {
             }
         }
         let outputs = ["build.db " + describe(scratchPath.appendingPathComponent("build.db")),
-                       "tests " + describe(Platform.host.testProduct(in: scratchPath))]
+                       "tests " + describe(platform.testProduct(in: scratchPath))]
         return BuildStamp(inputs: inputs, outputs: outputs)
     }
 

@@ -13,6 +13,8 @@ import WorkbookCore
 /// nothing in its chapter has changed, instead of failing the same way first.
 package struct Builder: Sendable {
     var workbook: Workbook
+    /// Whose `swift` builds, and whose launch the build is for.
+    var platform: Platform
     var sources: SourceSet
     /// Where the build goes, e.g. `.build-check`.
     var scratchPath: URL
@@ -30,8 +32,10 @@ package struct Builder: Sendable {
     /// leave-out loop is tested without a compiler.
     var packageBuild: (any PackageBuild)?
 
-    package init(workbook: Workbook, sources: SourceSet, scratchPath: URL, progress: @escaping @Sendable (String) -> Void = { _ in }) {
+    package init(workbook: Workbook, platform: Platform, sources: SourceSet, scratchPath: URL,
+                 progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.workbook = workbook
+        self.platform = platform
         self.sources = sources
         self.scratchPath = scratchPath
         self.progress = progress
@@ -55,7 +59,7 @@ package struct Builder: Sendable {
             let result = try runBuild(only: only, exclude: exclude)
             if result.termination == .exited(0) {
                 remember(excluded)
-                var launch = TestLaunch(packageRoot: workbook.root, scratchPath: scratchPath, sources: sources,
+                var launch = TestLaunch(platform: platform, packageRoot: workbook.root, scratchPath: scratchPath, sources: sources,
                                         only: only, exclude: exclude)
                 launch.withEngine = withEngine
                 return BuildResult(built: remaining, broken: broken, excluded: excluded, launch: launch,

@@ -16,14 +16,14 @@ struct SwiftPMBuild: PackageBuild {
     let builder: Builder
 
     func run(only: [String]?, exclude: [String]) throws -> ChildResult {
-        var settings = TestLaunch(packageRoot: builder.workbook.root, scratchPath: builder.scratchPath,
+        var settings = TestLaunch(platform: builder.platform, packageRoot: builder.workbook.root, scratchPath: builder.scratchPath,
                                   sources: builder.sources, only: only, exclude: exclude)
         settings.withEngine = builder.withEngine
         // The self-test proves every build (and builds the engine too): it never skips one.
         let stamps = builder.remembersExclusions && !builder.withEngine
         let stampFile = BuildStamp.file(in: builder.scratchPath, sources: builder.sources)
         let before = stamps ? BuildStamp.current(root: builder.workbook.root, scratchPath: builder.scratchPath,
-                                                 settings: settings.buildEnvironment) : nil
+                                                 settings: settings.buildEnvironment, platform: builder.platform) : nil
         if let before, BuildStamp.kept(in: stampFile) == before {
             return ChildResult(termination: .exited(0), output: "", outputTruncated: false, seconds: 0)
         }
@@ -32,7 +32,7 @@ struct SwiftPMBuild: PackageBuild {
         if let before, result.termination == .exited(0) {
             // The inputs as they were when the build started; the build's own files as it left them.
             var stamp = BuildStamp.current(root: builder.workbook.root, scratchPath: builder.scratchPath,
-                                           settings: settings.buildEnvironment)
+                                           settings: settings.buildEnvironment, platform: builder.platform)
             stamp.keepInputs(of: before)
             stamp.keep(in: stampFile)
         }

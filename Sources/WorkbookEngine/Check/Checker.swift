@@ -10,9 +10,9 @@ package struct Checker: Sendable {
     var progress: @Sendable (String) -> Void
     /// Whether the build reports SwiftPM's every step (see ``Builder/showsSteps``).
     package var showsBuildSteps = false
-    /// Whose ways of starting tests, reading reports and locating crashes apply (the fault drill runs
-    /// Darwin's here).
-    package var platform: Platform = .host
+    /// Whose ways of building, starting tests, reading reports and locating crashes apply (the fault
+    /// drill runs Darwin's here).
+    package var platform: Platform
     /// What runs each build (see ``Builder/packageBuild``); `nil`: SwiftPM under TSan.
     var packageBuild: (any PackageBuild)?
     /// What starts the test processes over a build; `nil`: ``LaunchedTestProcess`` on ``platform``.
@@ -20,11 +20,14 @@ package struct Checker: Sendable {
     var testProcess: (@Sendable (TestLaunch) -> any TestProcess)?
     /// How many scenarios explored tests run: `check`'s time per test, or a classroom's fixed count.
     package var exploration: Budget = .check
+    /// Where each test run's artifacts are kept (``WorkbookEnvironment/keepArtifacts``); `nil`: nowhere.
+    package var artifactsKeptIn: URL?
     /// How the learner's files are read — each once per check (see ``LearnerSources``); tests count here.
     var readSource: @Sendable (URL) -> String? = LearnerSources.readFile
 
-    package init(workbook: Workbook, scratchPath: URL? = nil, progress: @escaping @Sendable (String) -> Void = { _ in }) {
+    package init(workbook: Workbook, platform: Platform, scratchPath: URL? = nil, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.workbook = workbook
+        self.platform = platform
         // The CLI passes WORKBOOK_CHECK_SCRATCH's folder (see ``WorkbookEnvironment/checkScratch``).
         self.scratchPath = scratchPath ?? workbook.layout.url(Layout.scratch(.check))
         self.progress = progress
@@ -38,7 +41,7 @@ package struct Checker: Sendable {
         // before stay in the scratch folder, so going from one selection to another only links again.
         let chapters = Self.chapters(of: items, in: workbook)
         progress(Says.building(chapters, all: chapters.count == workbook.chapters.count))
-        var builder = Builder(workbook: workbook, sources: .exercises, scratchPath: scratchPath, progress: progress)
+        var builder = Builder(workbook: workbook, platform: platform, sources: .exercises, scratchPath: scratchPath, progress: progress)
         builder.showsSteps = showsBuildSteps
         builder.packageBuild = packageBuild
         let build = try builder.build(chapters)
@@ -73,8 +76,7 @@ package struct Checker: Sendable {
             }
         }
         let runnable = items.filter { build.contains($0.chapter, $0.exercise) }
-        if var launch = build.launch, !runnable.isEmpty {
-            launch.method = platform.launchMethod
+        if let launch = build.launch, !runnable.isEmpty {
             let runner = TestRunner(process: testProcess?(launch) ?? launchedProcess(launch), learner: learner)
             for run in 1...runs {
                 progress(Says.running(run, of: runs))
@@ -94,8 +96,8 @@ package extension Checker {
     /// The real test processes over `launch`, on ``platform``, exploring as ``exploration`` says.
     func launchedProcess(_ launch: TestLaunch) -> any TestProcess {
         var process = LaunchedTestProcess(launch: launch)
-        process.platform = platform
         process.exploration = exploration
+        process.artifactsKeptIn = artifactsKeptIn
         return process
     }
 

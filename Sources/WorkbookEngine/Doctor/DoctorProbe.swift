@@ -128,12 +128,10 @@ struct DoctorProbe: Sendable {
             return seen
         }
 
-        var launch = TestLaunch(method: platform.launchMethod, packageRoot: package, scratchPath: scratch,
-                                sources: .exercises, only: nil)
+        var launch = TestLaunch(platform: platform, packageRoot: package, scratchPath: scratch, sources: .exercises, only: nil)
         launch.product = Self.product
         launch.withEngine = false
-        var process = LaunchedTestProcess(launch: launch)
-        process.platform = platform
+        let process = LaunchedTestProcess(launch: launch)
         progress("Running the probe's tests as `check` runs the chapters'…")
         seen.race = probe(process, test: "race", crash: false)
         seen.child = probe(process, test: "raceInAChild", crash: false)
@@ -190,12 +188,8 @@ struct DoctorProbe: Sendable {
 }
 
 extension Doctor {
-    /// Checks this machine (building in `folder`), saying each step through `progress`.
-    package static func check(folder: URL, progress: @escaping @Sendable (String) -> Void = { _ in }) -> Report {
-        check(platform: .host, folder: folder, progress: progress)
-    }
-
-    /// Checks this machine through `platform`'s paths.
+    /// Checks this machine through `platform`'s paths (building in `folder`), saying each step
+    /// through `progress`.
     package static func check(platform: Platform, folder: URL, progress: @escaping @Sendable (String) -> Void = { _ in }) -> Report {
         report(DoctorProbe(platform: platform, folder: folder, progress: progress).observe())
     }

@@ -4,9 +4,6 @@ import WorkbookCore
 // What the platform decides by looking at this machine: the tools it finds, the processes it lists,
 // what it probes. The pure differences (names, paths, sentences) are ``Platform``'s own, in WorkbookCore.
 extension Platform {
-    /// The platform this process runs on, unless its environment's `WORKBOOK_PLATFORM` names another.
-    package static var host: Platform { Platform(WorkbookEnvironment.process) }
-
     /// The platform `environment` names, else the one this process runs on, with the launch it asks
     /// for and the PATH its tools are found on.
     package init(_ environment: WorkbookEnvironment) {
@@ -79,12 +76,12 @@ extension Platform {
     private static let swifts = Locked<[Lookup: String]>([:])
 
     /// What a lookup remembered per platform depends on: its kind and where it looks.
-    private struct Lookup: Hashable {
+    struct Lookup: Hashable {
         var kind: Kind
         var searchPath: String?
     }
 
-    private var lookup: Lookup { Lookup(kind: kind, searchPath: searchPath) }
+    var lookup: Lookup { Lookup(kind: kind, searchPath: searchPath) }
 
     /// The file a build of the tests leaves in `scratchPath`, which a build stamp describes: the
     /// test executable on Linux; on Darwin the binary inside the `.xctest` bundle (the bundle is a

@@ -1,15 +1,22 @@
 import Foundation
 import WorkbookCore
 
-// The toolchain found on this machine: `swift --version`, asked once.
-extension Toolchain {
-    /// The toolchain the `swift` on PATH belongs to, asked once; `nil` when it cannot be asked.
-    package static let current: Toolchain? = {
-        guard let result = try? ChildProcess.run(Platform.host.swiftExecutable, ["--version"], timeLimit: 60),
-              result.termination == .exited(0) else { return nil }
-        return Toolchain(versionOutput: result.output)
-    }()
+// The toolchain a platform's `swift` belongs to: `swift --version`, asked once per platform and
+// search path.
+extension Platform {
+    /// The toolchain ``swiftExecutable`` belongs to, asked once; `nil` when it cannot be asked.
+    package var toolchain: Toolchain? {
+        Self.toolchains.withLock { found in
+            if let known = found[lookup] { return known }
+            let result = try? ChildProcess.run(swiftExecutable, ["--version"], timeLimit: 60)
+            let toolchain = result.flatMap { $0.termination == .exited(0) ? Toolchain(versionOutput: $0.output) : nil }
+            found[lookup] = .some(toolchain)
+            return toolchain
+        }
+    }
+
+    private static let toolchains = Locked<[Lookup: Toolchain?]>([:])
 
     /// The toolchain in use, or, when `swift --version` cannot be read, the newest the workbook knows.
-    package static var inUse: Toolchain { current ?? Toolchain(version: Version(6, 3)) }
+    package var toolchainInUse: Toolchain { toolchain ?? Toolchain(version: Toolchain.Version(6, 3)) }
 }

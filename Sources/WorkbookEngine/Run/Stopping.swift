@@ -18,34 +18,35 @@ package enum Stopping: Sendable, Equatable {
     /// process whose command line mentions `marker` (the run's own folder, which the runner's
     /// arguments name, and on macOS its exit tests' children's too), and the process group each
     /// leads (the runner's, where an exit test's child on Linux stays).
-    case swiftPM(marker: String, grace: Double)
+    /// `platform` lists the processes the sweep looks through.
+    case swiftPM(marker: String, grace: Double, platform: Platform)
 
-    /// The plan for `swift test` over a run whose arguments name `marker`.
-    static func swiftPM(marker: String) -> Stopping { .swiftPM(marker: marker, grace: 2) }
+    /// The plan for `swift test` over a run whose arguments name `marker`, on `platform`.
+    static func swiftPM(marker: String, on platform: Platform) -> Stopping { .swiftPM(marker: marker, grace: 2, platform: platform) }
 
     /// Stops the child `pid` now; `hasEnded` says whether it has been reaped meanwhile.
     func stop(_ pid: pid_t, hasEnded: () -> Bool) {
         switch self {
         case .group:
             kill(-pid, SIGKILL)
-        case let .swiftPM(marker, grace):
+        case let .swiftPM(marker, grace, platform):
             kill(pid, SIGINT)
             let deadline = Date().addingTimeInterval(grace)
             while !hasEnded() && Date() < deadline { usleep(20_000) }
             kill(-pid, SIGKILL)
-            Self.sweep(marker)
+            Self.sweep(marker, on: platform)
         }
     }
 
     /// After the child `pid` has ended: what it left behind is ended too.
     func leftovers(of pid: pid_t) {
         kill(-pid, SIGKILL)
-        if case let .swiftPM(marker, _) = self { Self.sweep(marker) }
+        if case let .swiftPM(marker, _, platform) = self { Self.sweep(marker, on: platform) }
     }
 
     /// Ends every process that mentions `marker`, with the group it leads.
-    private static func sweep(_ marker: String) {
-        for pid in Platform.host.processes(mentioning: marker) {
+    private static func sweep(_ marker: String, on platform: Platform) {
+        for pid in platform.processes(mentioning: marker) {
             kill(-pid, SIGKILL)
             kill(pid, SIGKILL)
         }

@@ -16,6 +16,8 @@ package struct TestLaunch: Sendable, Equatable {
         case swiftTest = "swift-test"
     }
 
+    /// Whose launch this is: how its tests are started, and the `swift` that builds and starts them.
+    package var platform: Platform
     var method: Method
     /// The package whose build this is.
     var packageRoot: URL
@@ -31,20 +33,20 @@ package struct TestLaunch: Sendable, Equatable {
 
     /// Whether the build holds the engine and its tests (see ``BuildSettings/engine``).
     package var withEngine = true
-    /// The `swift` that runs `swift test` (``Platform/swiftExecutable``).
-    var swift = Platform.host.swiftExecutable
+    /// The `swift` that runs `swift test` (the platform's ``Platform/swiftExecutable``).
+    var swift: String
     /// The package's test product (another package than the workbook's: `workbook doctor`'s probe).
     var product = TestLaunch.testProductName
 
     /// The variable that selects ``Method/swiftTest`` on Linux.
     package static let methodVariable = WorkbookEnvironment.Name.launch
 
-    /// The method this platform needs (see ``Platform/launchMethod``).
-    static var platformMethod: Method { Platform.host.launchMethod }
-
-    package init(method: Method = TestLaunch.platformMethod, packageRoot: URL, scratchPath: URL, sources: SourceSet,
+    /// A launch on `platform`, by the method it needs (``Platform/launchMethod``) unless `method` names one.
+    package init(platform: Platform, method: Method? = nil, packageRoot: URL, scratchPath: URL, sources: SourceSet,
                 only: [String]?, exclude: [String] = []) {
-        self.method = method
+        self.platform = platform
+        self.method = method ?? platform.launchMethod
+        self.swift = platform.swiftExecutable
         self.packageRoot = packageRoot
         self.scratchPath = scratchPath
         self.sources = sources
@@ -89,7 +91,7 @@ package struct TestLaunch: Sendable, Equatable {
     /// How a run of this launch is stopped (see ``Stopping``): the test executable with its group;
     /// `swift test` through SIGINT, its group, then a sweep of what names `marker`, the run's folder.
     func stopping(marker: String) -> Stopping {
-        method == .swiftTest ? .swiftPM(marker: marker) : .group
+        method == .swiftTest ? .swiftPM(marker: marker, on: platform) : .group
     }
 
     /// The command that runs the Swift Testing tests with `testingArguments` (event stream, filters).

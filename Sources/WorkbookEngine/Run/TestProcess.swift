@@ -23,20 +23,24 @@ package protocol TestProcess: Sendable {
 /// (macOS), with TSan's reports to files, the event stream, and the watchdog.
 package struct LaunchedTestProcess: TestProcess {
     var launch: TestLaunch
-    /// Whose ways of symbolizing, locating crashes and reading traps apply.
-    var platform: Platform = .host
-    /// The toolchain whose event-stream version the runs ask for.
-    var toolchain: Toolchain = .inUse
+    /// Whose ways of symbolizing, locating crashes and reading traps apply: the launch's.
+    var platform: Platform { launch.platform }
+    /// The toolchain whose event-stream version the runs ask for: the platform's.
+    var toolchain: Toolchain
     /// Seconds the event stream may stay unchanged before the run counts as stuck. Every wait in a
     /// suite is bounded far below this, so a quiet stream means code that never returns.
     package var quietLimit: Double = 10
     /// How many scenarios the suites' explored tests run (`WORKBOOK_EXPLORE`): a time per test for
     /// `check`, fixed counts for the self-test and a classroom grade.
     var exploration: Budget = .check
-    /// Where each run's artifacts are kept (``WorkbookEnvironment/keepArtifacts``); `nil`: nowhere.
-    package var artifactsKeptIn: URL? = WorkbookEnvironment.process.keepArtifacts
+    /// Where each run's artifacts are kept (``WorkbookEnvironment/keepArtifacts``, which the command
+    /// line passes down); `nil`: nowhere.
+    package var artifactsKeptIn: URL?
 
-    package init(launch: TestLaunch) { self.launch = launch }
+    package init(launch: TestLaunch) {
+        self.launch = launch
+        self.toolchain = launch.platform.toolchainInUse
+    }
 
     package var sources: SourceSet { launch.sources }
     package var packageRoot: URL? { launch.packageRoot }

@@ -111,7 +111,7 @@ extension ClassroomDrill {
         // out here — was never reached from inside the sandbox.
         let after = try Self.snapshot(workbook.root, leaving: [base])
         let mischief = Self.findNote(in: template.appendingPathComponent(Layout.scratch(.grade)))
-        guard Sandbox.isolation == .namespaces else {
+        guard Sandbox.isolation(on: platform) == .namespaces else {
             return outcomes + [.skipped("classroom sandbox", expected: "nothing written outside, the loopback listener never reached",
                                         because: "no user namespaces here: grade isolates by limits only")]
         }

@@ -14,6 +14,8 @@ import WorkbookEngine
 /// loopback interface.
 struct ClassroomDrill: Sendable {
     var workbook: Workbook
+    /// Whose sandbox `workbook grade` runs the submissions in here (``Sandbox``).
+    var platform: Platform
     /// The `workbook` tool to run, as a teacher and a student would.
     var executable: URL
     var progress: @Sendable (String) -> Void

@@ -12,8 +12,8 @@ extension FaultDrill {
     func darwinPaths(_ copied: Workbook, scratch: URL, trap: ExerciseRef,
                      race: ExerciseRef?) -> [Outcome] {
         let items = [trap] + (race.map { [$0] } ?? [])
-        var checker = Checker(workbook: copied, scratchPath: scratch)
-        checker.platform = Platform(.darwin)
+        var checker = Checker(workbook: copied, platform: Platform(.darwin), scratchPath: scratch)
+        checker.artifactsKeptIn = artifactsKeptIn
         let fault = "Darwin's paths on this machine (swift test launch, its signal line, crash reports)"
         guard let report = try? checker.check(items) else {
             return [Outcome(fault: fault, expected: "graded", actual: "check threw", held: false)]
@@ -37,7 +37,7 @@ extension FaultDrill {
         }
         let events = FileManager.default.temporaryDirectory.appendingPathComponent("workbook-drill-\(UUID().uuidString.prefix(8)).jsonl")
         defer { try? FileManager.default.removeItem(at: events) }
-        let command = launch.command(["--filter", chapter.testModule] + Toolchain.inUse.eventStreamArguments(to: events.path))
+        let command = launch.command(["--filter", chapter.testModule] + launch.platform.toolchainInUse.eventStreamArguments(to: events.path))
         guard let result = try? ChildProcess.run(command.executable, command.arguments, environment: command.environment,
                                                  timeLimit: 60) else {
             return outcome("`\(command.executable)` did not start")

@@ -13,8 +13,9 @@ struct FaultDrill: Sendable {
     var workbook: Workbook
     var progress: @Sendable (String) -> Void
 
-    init(workbook: Workbook, progress: @escaping @Sendable (String) -> Void = { _ in }) {
+    init(workbook: Workbook, platform: Platform, progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.workbook = workbook
+        self.platform = platform
         self.progress = progress
     }
 
@@ -47,8 +48,10 @@ struct FaultDrill: Sendable {
         }
     }
 
-    /// Whose ways of locating crashes and listing processes the drill relies on.
-    var platform: Platform = .host
+    /// Whose ways of building, locating crashes and listing processes the drill relies on.
+    var platform: Platform
+    /// Where each test run's artifacts are kept (``WorkbookEnvironment/keepArtifacts``); `nil`: nowhere.
+    var artifactsKeptIn: URL?
 
     /// One fault of the drill: a fixture of `Tests/Fixtures/drill/` swapped over an
     /// exercise (`nil`: the exercise's own solution), and the verdict `check` must give it.
@@ -108,8 +111,9 @@ struct FaultDrill: Sendable {
                          other.map { "tests that do not compile in \($0.shortName)" }].compactMap { $0 }
         progress("Fault drill: grading a copy with a solution, a trap, an endless loop, a blocked caller, a flood of fake output\(compiling.map { ", " + $0 }.joined())…")
         let scratch = workbook.layout.url(Layout.scratch(.selftestDrill)).appendingPathComponent("build")
-        let report = try Checker(workbook: copied, scratchPath: scratch)
-            .check(chapters.flatMap { chapter in chapter.exercises.map { ExerciseRef(chapter: chapter, exercise: $0) } })
+        var checker = Checker(workbook: copied, platform: platform, scratchPath: scratch)
+        checker.artifactsKeptIn = artifactsKeptIn
+        let report = try checker.check(chapters.flatMap { chapter in chapter.exercises.map { ExerciseRef(chapter: chapter, exercise: $0) } })
 
         func verdict(_ id: String) -> String {
             guard let result = report.results.first(where: { $0.exercise.id == id }) else { return "not graded" }
@@ -130,12 +134,12 @@ struct FaultDrill: Sendable {
         // compile, and the exercise that does not compile with its suite.)
         if let blocked = swapped.first(where: { $0.swap.fixture == "BlocksCaller.swift" }) {
             let built = copied.chapters.filter { numbers.contains($0.number) && $0.number != other?.number }.map(\.shortName)
-            let builder = Builder(workbook: copied, sources: .exercises, scratchPath: scratch)
+            let builder = Builder(workbook: copied, platform: platform, sources: .exercises, scratchPath: scratch)
             let leftOut = copied.chapters.filter { $0.number == isolated?.number }.flatMap { chapter in
                 chapter.exercises.filter { $0.expectedFailure == .compile }.flatMap { builder.exclusion(of: chapter, $0) }
             }
             // Exactly the settings the check's build had, or SwiftPM would plan another graph.
-            var launch = TestLaunch(method: .swiftTest, packageRoot: copy, scratchPath: scratch, sources: .exercises,
+            var launch = TestLaunch(platform: platform, method: .swiftTest, packageRoot: copy, scratchPath: scratch, sources: .exercises,
                                     only: built.count == copied.chapters.count ? nil : built, exclude: leftOut)
             launch.withEngine = builder.withEngine
             outcomes.append(plainRun(of: blocked.chapter, blocked: blocked.exercise, launch: launch))

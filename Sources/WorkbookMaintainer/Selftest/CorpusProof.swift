@@ -13,15 +13,20 @@ import WorkbookEngine
 /// the errors stay in its file, but errors that reach other code stop the whole chapter.
 struct CorpusProof: Sendable {
     var workbook: Workbook
+    /// Whose `swift` builds the copies, and whose ways of starting tests apply.
+    var platform: Platform
     var entries: [CorpusEntry]
     var runs: Int
     var progress: @Sendable (String) -> Void
     /// Where to keep the TSan report of each near miss graded a race (see ``Selftest/recordRaces``).
     var recordRaces: URL?
+    /// Where each test run's artifacts are kept (``WorkbookEnvironment/keepArtifacts``); `nil`: nowhere.
+    var artifactsKeptIn: URL?
 
-    init(workbook: Workbook, entries: [CorpusEntry], runs: Int,
-                progress: @escaping @Sendable (String) -> Void = { _ in }) {
+    init(workbook: Workbook, platform: Platform, entries: [CorpusEntry], runs: Int,
+         progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.workbook = workbook
+        self.platform = platform
         self.entries = entries
         self.runs = runs
         self.progress = progress
@@ -84,7 +89,7 @@ struct CorpusProof: Sendable {
                 try mirror.swap(Layout.exerciseFile(chapter, exercise),
                                 with: entry?.file ?? workbook.solutionFile(chapter, exercise))
             }
-            let build = try Builder(workbook: copied, sources: .exercises,
+            let build = try Builder(workbook: copied, platform: platform, sources: .exercises,
                                     scratchPath: base.appendingPathComponent("build")).build()
             var items: [ExerciseRef] = []
             for entry in round {
@@ -105,7 +110,7 @@ struct CorpusProof: Sendable {
                 }
             }
             guard let launch = build.launch, !items.isEmpty else { continue }
-            let runner = TestRunner(launch: launch, exploration: .selftest)
+            let runner = TestRunner(launch: launch, exploration: .selftest, artifactsKeptIn: artifactsKeptIn)
             for _ in 0..<runs {
                 for verdict in try runner.run(items) {
                     guard let index = outcomes.firstIndex(where: { $0.entry.chapter == verdict.chapter.name && $0.entry.exerciseID == verdict.exercise.id && round.contains($0.entry) }) else { continue }

@@ -23,6 +23,10 @@ package struct Selftest: Sendable {
     }
 
     var workbook: Workbook
+    /// Whose `swift` builds, and whose ways of starting tests apply (the fault drill also tries Darwin's).
+    var platform: Platform
+    /// Where each test run's artifacts are kept (``WorkbookEnvironment/keepArtifacts``); `nil`: nowhere.
+    package var artifactsKeptIn: URL?
     var runs: Int
     var chapters: [Chapter]
     var progress: @Sendable (String) -> Void
@@ -44,9 +48,10 @@ package struct Selftest: Sendable {
     /// what a maintainer runs after adding an entry.
     package var entries: [String]?
 
-    package init(workbook: Workbook, runs: Int, chapters: [Chapter]? = nil, drill: Bool = true,
+    package init(workbook: Workbook, platform: Platform, runs: Int, chapters: [Chapter]? = nil, drill: Bool = true,
                 progress: @escaping @Sendable (String) -> Void = { _ in }) {
         self.workbook = workbook
+        self.platform = platform
         self.runs = runs
         self.chapters = chapters ?? workbook.chapters
         self.drill = drill
@@ -93,7 +98,7 @@ package struct Selftest: Sendable {
         // fails the proof too.
         problems += StaticCheck(workbook: workbook, chapters: chapters).run().map(\.description)
         progress("Building the solutions under the Thread Sanitizer…")
-        var solutionBuilder = Builder(workbook: workbook, sources: .solutions,
+        var solutionBuilder = Builder(workbook: workbook, platform: platform, sources: .solutions,
                                       scratchPath: workbook.layout.url(Layout.scratch(.selftestSolutions)),
                                       progress: progress)
         solutionBuilder.remembersExclusions = false
@@ -114,7 +119,7 @@ package struct Selftest: Sendable {
 
         progress("Building the starters under the Thread Sanitizer…")
         // Every starter that must not compile is proven by compiling it, never from a note.
-        var starterBuilder = Builder(workbook: workbook, sources: .exercises,
+        var starterBuilder = Builder(workbook: workbook, platform: platform, sources: .exercises,
                                      scratchPath: workbook.layout.url(Layout.scratch(.selftestExercises)),
                                      progress: progress)
         starterBuilder.remembersExclusions = false
@@ -137,7 +142,7 @@ package struct Selftest: Sendable {
             progress("Run \(run) of \(runs)…")
             if let launch = solutions.launch {
                 let built = items.filter { solutions.contains($0.chapter, $0.exercise) }
-                for verdict in try TestRunner(launch: launch, exploration: .selftest).run(built) {
+                for verdict in try TestRunner(launch: launch, exploration: .selftest, artifactsKeptIn: artifactsKeptIn).run(built) {
                     guard let index = rows.firstIndex(where: { $0.exercise.id == verdict.exercise.id }) else { continue }
                     rows[index].solutionSeconds.append(verdict.seconds)
                     if verdict.passed {
@@ -149,7 +154,7 @@ package struct Selftest: Sendable {
             }
             if let launch = starters.launch {
                 let built = items.filter { starters.contains($0.chapter, $0.exercise) }
-                for verdict in try TestRunner(launch: launch, exploration: .selftest).run(built) {
+                for verdict in try TestRunner(launch: launch, exploration: .selftest, artifactsKeptIn: artifactsKeptIn).run(built) {
                     guard let index = rows.firstIndex(where: { $0.exercise.id == verdict.exercise.id }) else { continue }
                     rows[index].starterSeconds.append(verdict.seconds)
                     let undrawn = Self.undrawnRace(verdict, in: workbook, recordingAs: "starter-\(verdict.exercise.id)", to: recordRaces)
@@ -168,15 +173,17 @@ package struct Selftest: Sendable {
         if corpus {
             let (entries, problems) = workbook.corpus(of: chapters)
             corpusProblems = problems
-            var proof = CorpusProof(workbook: workbook, entries: entries, runs: corpusRuns, progress: progress)
+            var proof = CorpusProof(workbook: workbook, platform: platform, entries: entries, runs: corpusRuns, progress: progress)
             proof.recordRaces = recordRaces
+            proof.artifactsKeptIn = artifactsKeptIn
             corpusOutcomes = try proof.run()
         }
-        var faultDrill = FaultDrill(workbook: workbook, progress: progress)
+        var faultDrill = FaultDrill(workbook: workbook, platform: platform, progress: progress)
         faultDrill.workbookExecutable = workbookExecutable
+        faultDrill.artifactsKeptIn = artifactsKeptIn
         var drillOutcomes = drill ? try faultDrill.run() : []
         if drill, let workbookExecutable {
-            drillOutcomes += try ClassroomDrill(workbook: workbook, executable: workbookExecutable, progress: progress).run()
+            drillOutcomes += try ClassroomDrill(workbook: workbook, platform: platform, executable: workbookExecutable, progress: progress).run()
         }
         return Report(rows: rows, runs: runs, unitTestsPassed: unitPassed, unitTestFailures: unitFailures,
                       buildProblems: problems, corpus: corpusOutcomes, corpusProblems: corpusProblems,
@@ -217,6 +224,7 @@ package struct Selftest: Sendable {
     private func runUnitTests(_ launch: TestLaunch) throws -> (Bool, [String]) {
         var process = LaunchedTestProcess(launch: launch)
         process.quietLimit = 120
+        process.artifactsKeptIn = artifactsKeptIn
         let run = try process.run(filters: Layout.engineTestSuites, timeLimit: 600, testsAtOnce: 1, label: "unit-tests")
         let stream = run.events
         var failures = stream.issues.map { issue in "\(stream.names[issue.testID] ?? issue.testID): \(issue.summary)" }
@@ -235,8 +243,9 @@ extension Selftest {
         let (all, problems) = workbook.corpus(of: chapters)
         let chosen = all.filter { entry in names.contains { entry.name == $0 || entry.name.hasPrefix($0) } }
         let unknown = names.filter { name in !all.contains { $0.name == name || $0.name.hasPrefix(name) } }
-        var proof = CorpusProof(workbook: workbook, entries: chosen, runs: corpusRuns, progress: progress)
+        var proof = CorpusProof(workbook: workbook, platform: platform, entries: chosen, runs: corpusRuns, progress: progress)
         proof.recordRaces = recordRaces
+        proof.artifactsKeptIn = artifactsKeptIn
         let outcomes = try proof.run()
         return Report(rows: [], runs: runs, unitTestsPassed: true, unitTestFailures: [],
                       buildProblems: unknown.map { "No near miss or alternative is called '\($0)' (or starts so)." },

@@ -41,7 +41,7 @@ extension CommandLine {
 
     /// Runs `command` with its arguments.
     private static func run(_ command: Command, _ arguments: [String]) -> Int32 {
-        if let problem = toolchainProblem(for: command, toolchain: Toolchain.current) {
+        if let problem = toolchainProblem(for: command, toolchain: Terminal.platform.toolchain) {
             Terminal.warn("workbook \(command.name): \(problem)")
             return 1
         }

@@ -32,7 +32,7 @@ private func runDoctor(_ arguments: ParsedArguments<Command.DoctorFlags>) throws
     let folder = workbook.layout.url(Layout.scratch(.doctor))
     let json = arguments[\.json]
     // Progress goes to standard error: standard output stays clean for --json.
-    let report = Doctor.check(folder: folder, progress: Terminal.progress)
+    let report = Doctor.check(platform: Terminal.platform, folder: folder, progress: Terminal.progress)
     Terminal.say(json ? report.json() : report.rendered(style: Terminal.style))
     return report.passed ? 0 : 1
 }

@@ -62,13 +62,13 @@ extension Command {
                     submissions = submissions.filter { names.contains($0.lastPathComponent) }
                 }
                 guard let executable = Bundle.main.executableURL else { throw UsageError(message: "cannot find the workbook tool's own path.") }
-                var grader = try BatchGrader(workbook: workbook, executable: executable,
+                var grader = try BatchGrader(workbook: workbook, executable: executable, platform: Terminal.platform,
                                              workFolder: workbook.layout.url(Layout.scratch(.grade)), progress: Terminal.progress)
                 grader.jobs = arguments[\.jobs]
                 if !grader.comparesWithAnswers {
                     Terminal.warn(wrap(Says.noTeacherFile, width: Terminal.width))
                 }
-                Terminal.progress("Grading \(submissions.count) submission\(submissions.count == 1 ? "" : "s") (isolation: \(Sandbox.isolation.rawValue))…")
+                Terminal.progress("Grading \(submissions.count) submission\(submissions.count == 1 ? "" : "s") (isolation: \(Sandbox.isolation(on: Terminal.platform).rawValue))…")
                 let start = Date()
                 gradebook = try grader.grade(submissions)
                 Terminal.progress(String(format: "Graded in %.0f s.", Date().timeIntervalSince(start)))

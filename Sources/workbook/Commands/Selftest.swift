@@ -60,9 +60,10 @@ extension Command {
                 Terminal.say(check.rendered(findings, seconds: Date().timeIntervalSince(start)))
                 return findings.contains { $0.kind == .problem } ? 1 : 0
             }
-            var selftest = Selftest(workbook: workbook, runs: arguments[\.suiteRuns], chapters: chapters,
+            var selftest = Selftest(workbook: workbook, platform: Terminal.platform, runs: arguments[\.suiteRuns], chapters: chapters,
                                     drill: !arguments[\.noDrill], progress: Terminal.progress)
             selftest.workbookExecutable = Bundle.main.executableURL
+            selftest.artifactsKeptIn = Terminal.environment.keepArtifacts
             selftest.corpus = !arguments[\.noCorpus]
             selftest.corpusRuns = arguments[\.corpusRuns]
             selftest.recordRaces = arguments[\.recordRaces].map { URL(fileURLWithPath: $0) }
