@@ -106,6 +106,9 @@ struct TestRunnerTests {
         #expect(verdicts.map(\.exercise.id) == items.map(\.exercise.id))
         #expect(runs.filters.map(\.count).sorted() == [1, 1, 1, 2])
         #expect(runs.testsAtOnce == [1, 1, 1, 1], "four processes share the four test cases that may run at once")
+        // One test at a time, a suite's waits add up: each exercise's share of the bound is four times
+        // a lone check's.
+        #expect(runs.timeLimits.sorted() == [50, 50, 50, 70])
         #expect(verdicts.allSatisfy { $0.passed })
         let suites = runs.filters.flatMap { $0 }
         for item in items {
@@ -117,6 +120,7 @@ struct TestRunnerTests {
         runner.process = alone
         _ = try runner.run(Fixture.items("1.3"))
         #expect(alone.testsAtOnce == [4], "a lone process runs all four at once")
+        #expect(alone.timeLimits == [35], "a lone check's process: 30 s, and 5 s for its exercise")
         #expect(TestRunner.deal([1], into: 3) == [[1]])
     }
 }

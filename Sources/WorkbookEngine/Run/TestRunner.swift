@@ -19,7 +19,9 @@ import WorkbookWire
 package struct TestRunner: Sendable {
     var process: any TestProcess
     var grader: Grader
-    /// Seconds a process may take in all before the watchdog kills its group: base plus per exercise.
+    /// Seconds a process may take in all before the watchdog kills its group: a base, plus
+    /// ``timeLimitPerExercise`` for each exercise whose tests run ``defaultTestsAtOnce`` side by side,
+    /// and as many times that as they run fewer (see ``timeLimit(exercises:testsAtOnce:)``).
     var baseTimeLimit: Double = 30
     var timeLimitPerExercise: Double = 5
     /// Test processes run at the same time; the exercises are dealt among them in turn.
@@ -35,10 +37,12 @@ package struct TestRunner: Sendable {
     /// (Exercises/MEASUREMENTS.md, M18).
     static let defaultTestsAtOnce = 4
 
-    /// Runs the tests of the build `launch` describes, exploring as many scenarios as `exploration` says.
-    package init(launch: TestLaunch, exploration: Budget = .check) {
+    /// Runs the tests of the build `launch` describes, exploring as many scenarios as `exploration`
+    /// says, keeping each run's artifacts in `artifactsKeptIn` (``WorkbookEnvironment/keepArtifacts``).
+    package init(launch: TestLaunch, exploration: Budget = .check, artifactsKeptIn: URL?) {
         var process = LaunchedTestProcess(launch: launch)
         process.exploration = exploration
+        process.artifactsKeptIn = artifactsKeptIn
         self.init(process: process)
     }
 
@@ -102,9 +106,21 @@ package struct TestRunner: Sendable {
     /// with its share of ``testsAtOnce``.
     func runOnce(_ exercises: [ExerciseRef], alongside processes: Int) throws -> RunArtifacts {
         try process.run(filters: exercises.map { SuiteID($0.chapter, $0.exercise).filter },
-                        timeLimit: baseTimeLimit + timeLimitPerExercise * Double(exercises.count),
+                        timeLimit: timeLimit(exercises: exercises.count, testsAtOnce: max(1, testsAtOnce / max(1, processes))),
                         testsAtOnce: max(1, testsAtOnce / max(1, processes)),
                         label: exercises.map(\.exercise.id).joined(separator: "+"))
+    }
+
+    /// The watchdog's bound for a process over `exercises` exercises that runs `testsAtOnce` of their
+    /// test cases side by side. A suite's tests mostly wait (a held queue, a deadline), and one at a
+    /// time their waits add up: a correct 2.3 that appends with `sync`, whose `found` sits out every
+    /// hold of the library's queue, took 36.3 s one test at a time beside three other processes, the
+    /// reference solution 4.6 s (Exercises/MEASUREMENTS.md, M22). So an exercise's share grows as
+    /// its tests run fewer at once: 35 s for a lone check's process, 50 s for one of four. The bound
+    /// is the last resort, not how a hang is found: every wait in a suite is bounded, and a run whose
+    /// event stream stays quiet is stopped after ``LaunchedTestProcess/quietLimit``.
+    func timeLimit(exercises: Int, testsAtOnce: Int) -> Double {
+        baseTimeLimit + timeLimitPerExercise * Double(exercises) * Double(Self.defaultTestsAtOnce) / Double(max(1, testsAtOnce))
     }
 
     /// Points each crashed exercise at the learner's line that trapped (see ``TestProcess/crashStack(filter:inChild:learnerFile:after:)``).
