@@ -34,16 +34,11 @@ extension Platform {
     /// The `llvm-symbolizer` TSan should use, so that its reports carry full paths and lines; `nil`
     /// leaves TSan to its default (on Darwin `atos`, whose frames name files without folders).
     var symbolizer: String? {
-        Self.symbolizers.withLock { found in
-            if let known = found[lookup] { return known }
-            let path = lookUpSymbolizer()
-            found[lookup] = .some(path)
-            return path
-        }
+        Self.symbolizers.value(for: lookup, lookUpSymbolizer)
     }
 
     /// Symbolizers looked up so far, by platform and search path: the lookup may start `xcrun`.
-    private static let symbolizers = Locked<[Lookup: String?]>([:])
+    private static let symbolizers = Remembered<Lookup, String?>()
 
     private func lookUpSymbolizer() -> String? {
         if let found = executable("llvm-symbolizer") { return found }
@@ -60,20 +55,18 @@ extension Platform {
     /// stand between the grader and the process whose crash reports it reads; elsewhere the first
     /// `swift` on the platform's search path. Looked up once per platform and search path.
     var swiftExecutable: String {
-        Self.swifts.withLock { found in
-            if let known = found[lookup] { return known }
+        Self.swifts.value(for: lookup) {
             var path = executable("swift") ?? "swift"
             if kind == .darwin, let xcrun = executable("xcrun"),
                let result = try? ChildProcess.run(xcrun, ["--find", "swift"], timeLimit: 10), result.termination == .exited(0) {
                 let real = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
                 if FileManager.default.isExecutableFile(atPath: real) { path = real }
             }
-            found[lookup] = path
             return path
         }
     }
 
-    private static let swifts = Locked<[Lookup: String]>([:])
+    private static let swifts = Remembered<Lookup, String>()
 
     /// What a lookup remembered per platform depends on: its kind and where it looks.
     struct Lookup: Hashable {

@@ -6,7 +6,7 @@ import WorkbookCore
 /// ``Platform/executable(_:)`` names the search path: its environment's PATH).
 package enum Executables {
     /// Each name looked up so far on each search path, with what was found (`nil`: not there).
-    private static let found = Locked<[Lookup: String?]>([:])
+    private static let found = Remembered<Lookup, String?>()
 
     private struct Lookup: Hashable {
         var name: String
@@ -16,13 +16,7 @@ package enum Executables {
     /// The first executable called `name` in the folders of `searchPath` (a PATH: folders separated by
     /// colons), or `nil`.
     package static func find(_ name: String, on searchPath: String) -> String? {
-        let lookup = Lookup(name: name, searchPath: searchPath)
-        return found.withLock { found in
-            if let known = found[lookup] { return known }
-            let path = lookUp(name, on: searchPath)
-            found[lookup] = .some(path)
-            return path
-        }
+        found.value(for: Lookup(name: name, searchPath: searchPath)) { lookUp(name, on: searchPath) }
     }
 
     private static func lookUp(_ name: String, on searchPath: String) -> String? {

@@ -25,3 +25,21 @@ package final class Locked<Value: Sendable>: @unchecked Sendable {
         try lock.withLock { try body(&stored) }
     }
 }
+
+/// What a lookup found, remembered per key: the first call for a key runs `find` (under the lock, so
+/// two threads never look the same thing up twice), every later one returns what it found — `nil`
+/// too, for an optional `Value`.
+package final class Remembered<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private let found = Locked<[Key: Value]>([:])
+
+    package init() {}
+
+    package func value(for key: Key, _ find: () -> Value) -> Value {
+        found.withLock { found in
+            if let known = found[key] { return known }
+            let value = find()
+            found[key] = value
+            return value
+        }
+    }
+}

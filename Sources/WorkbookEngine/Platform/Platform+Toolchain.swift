@@ -6,16 +6,13 @@ import WorkbookCore
 extension Platform {
     /// The toolchain ``swiftExecutable`` belongs to, asked once; `nil` when it cannot be asked.
     package var toolchain: Toolchain? {
-        Self.toolchains.withLock { found in
-            if let known = found[lookup] { return known }
+        Self.toolchains.value(for: lookup) {
             let result = try? ChildProcess.run(swiftExecutable, ["--version"], timeLimit: 60)
-            let toolchain = result.flatMap { $0.termination == .exited(0) ? Toolchain(versionOutput: $0.output) : nil }
-            found[lookup] = .some(toolchain)
-            return toolchain
+            return result.flatMap { $0.termination == .exited(0) ? Toolchain(versionOutput: $0.output) : nil }
         }
     }
 
-    private static let toolchains = Locked<[Lookup: Toolchain?]>([:])
+    private static let toolchains = Remembered<Lookup, Toolchain?>()
 
     /// The toolchain in use, or, when `swift --version` cannot be read, the newest the workbook knows.
     package var toolchainInUse: Toolchain { toolchain ?? Toolchain(version: Toolchain.Version(6, 3)) }
