@@ -5,7 +5,7 @@
 // The chapters are the folders of Exercises/ that hold a chapter.json (as the workbook reads them),
 // in the order of the manifests' "number"; `ChapterN` names chapter N.
 //
-// Four environment variables shape the build; they are declared, with what each means, in
+// Five environment variables shape the build; they are declared, with what each means, in
 // Sources/WorkbookCore/Build/BuildSettings.swift, next to the code that sets them (SwiftPM reads this
 // file again when they change):
 //   WORKBOOK_SOURCES=solutions             the chapter modules from Solutions/ instead of Exercises/
@@ -13,6 +13,8 @@
 //   WORKBOOK_EXCLUDE=<target>/<file>,...   these files left out of their targets
 //   WORKBOOK_ENGINE=none                   the chapters without the engine (grading builds)
 //   WORKBOOK_ENGINE=tests                  the engine's own tests too (unset: the tool without them)
+//   WORKBOOK_SUITES=executable             the chapters' suites linked into the executable WorkbookSuites
+//                                          instead of the test product (Linux; the grader's own runs)
 // When WORKBOOK_EXCLUDE is not set at all (plain `swift test`, `swift build`), an exercise whose
 // starter is meant not to compile ("expectedFailure": "compile") is left out while its file is still
 // the untouched starter (equal to its kept copy in Tests/Starters), so that it does not stop the others;
@@ -86,6 +88,14 @@ func standInsNotNeeded(for chapter: String) -> [String] {
     let plainBuild = environment["WORKBOOK_EXCLUDE"] == nil
     return standIns.filter { !(plainBuild && excludedByEnvironment.contains("\(chapter)Tests/\($0)")) }.map { "LeftOut/\($0)" }
 }
+/// Whether the chapters' suites are plain modules linked into `WorkbookSuites`, an executable that
+/// hands them to Swift Testing, rather than test targets: what the grader starts on Linux, where a
+/// test product costs every build SwiftPM's test discovery. On macOS the suites stay a bundle.
+#if os(macOS)
+let suitesAsExecutable = false
+#else
+let suitesAsExecutable = environment["WORKBOOK_SUITES"] == "executable"
+#endif
 let selectedChapters = chapters.filter { chapter in
     guard FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/\(sourceRoot)/\(chapter.name)") else { return false }
     guard let only else { return true }
@@ -226,12 +236,20 @@ for chapter in selectedChapters {
         // Swift 5 mode: the starters must be allowed to contain the races the lessons teach.
         swiftSettings: [.swiftLanguageMode(.v5)] + tsanCompile
     ))
-    targets.append(.testTarget(
-        name: "\(chapter)Tests",
-        dependencies: [.target(name: chapter), "WorkbookTestSupport"],
-        path: "Tests/\(chapter)Tests",
-        exclude: excluded(from: "\(chapter)Tests", in: "Tests/\(chapter)Tests") + standInsNotNeeded(for: chapter),
-        swiftSettings: tsanCompile,
+    let suites = "\(chapter)Tests"
+    let dependencies: [Target.Dependency] = [.target(name: chapter), "WorkbookTestSupport"]
+    let exclude = excluded(from: suites, in: "Tests/\(suites)") + standInsNotNeeded(for: chapter)
+    targets.append(suitesAsExecutable
+        ? .target(name: suites, dependencies: dependencies, path: "Tests/\(suites)", exclude: exclude,
+                  swiftSettings: tsanCompile)
+        : .testTarget(name: suites, dependencies: dependencies, path: "Tests/\(suites)", exclude: exclude,
+                      swiftSettings: tsanCompile, linkerSettings: tsanLink))
+}
+if suitesAsExecutable {
+    targets.append(.executableTarget(
+        name: "WorkbookSuites",
+        dependencies: selectedChapters.map { .target(name: "\($0)Tests") },
+        path: "Tests/WorkbookSuites",
         linkerSettings: tsanLink
     ))
 }

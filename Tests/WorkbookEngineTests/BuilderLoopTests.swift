@@ -69,6 +69,13 @@ struct BuilderLoopTests {
 
 @Suite("The build stamp: a check skips SwiftPM only while nothing a build reads has changed")
 struct BuildStampTests {
+    /// A grading build of the chapters `only` names, of the package at `root` into `scratch`.
+    private func launch(_ root: URL, _ scratch: URL, only: String) -> TestLaunch {
+        var launch = TestLaunch(platform: Platform(.process), packageRoot: root, scratchPath: scratch, sources: .exercises, only: [only])
+        launch.withEngine = false
+        return launch
+    }
+
     /// A package folder with one file in each build input, and a scratch path inside it.
     private func package() throws -> (root: URL, scratch: URL) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("wb-stamp-\(UUID().uuidString)")
@@ -86,8 +93,8 @@ struct BuildStampTests {
     func same() throws {
         let (root, scratch) = try package()
         defer { try? FileManager.default.removeItem(at: root) }
-        let stamp = BuildStamp.current(root: root, scratchPath: scratch, settings: ["WORKBOOK_ONLY": "Chapter5"], platform: Platform(.process))
-        #expect(stamp == BuildStamp.current(root: root, scratchPath: scratch, settings: ["WORKBOOK_ONLY": "Chapter5"], platform: Platform(.process)))
+        let stamp = BuildStamp.current(of: launch(root, scratch, only: "Chapter5"))
+        #expect(stamp == BuildStamp.current(of: launch(root, scratch, only: "Chapter5")))
         #expect(stamp.inputs.contains { $0.hasPrefix("Exercises/Part/File.swift ") })
         let file = BuildStamp.file(in: scratch, sources: .exercises)
         stamp.keep(in: file)
@@ -100,27 +107,27 @@ struct BuildStampTests {
     func changed() throws {
         let (root, scratch) = try package()
         defer { try? FileManager.default.removeItem(at: root) }
-        let settings = ["WORKBOOK_ONLY": "Chapter5"]
-        let before = BuildStamp.current(root: root, scratchPath: scratch, settings: settings, platform: Platform(.process))
-        #expect(before != BuildStamp.current(root: root, scratchPath: scratch, settings: ["WORKBOOK_ONLY": "Chapter2"], platform: Platform(.process)))
+        let settings = launch(root, scratch, only: "Chapter5")
+        let before = BuildStamp.current(of: settings)
+        #expect(before != BuildStamp.current(of: launch(root, scratch, only: "Chapter2")))
 
         // Same size, new bytes: the modification time tells.
         try "let y = 2\n".write(to: root.appendingPathComponent("Exercises/Part/File.swift"), atomically: false, encoding: .utf8)
-        let edited = BuildStamp.current(root: root, scratchPath: scratch, settings: settings, platform: Platform(.process))
+        let edited = BuildStamp.current(of: settings)
         #expect(edited != before)
 
         try "".write(to: root.appendingPathComponent("Tests/Part/New.swift"), atomically: true, encoding: .utf8)
-        let added = BuildStamp.current(root: root, scratchPath: scratch, settings: settings, platform: Platform(.process))
+        let added = BuildStamp.current(of: settings)
         #expect(added != edited)
 
-        let binary = TestLaunch.testBinary(in: scratch)
+        let binary = settings.builtFile
         try FileManager.default.createDirectory(at: binary.deletingLastPathComponent(), withIntermediateDirectories: true)
         try "built".write(to: binary, atomically: true, encoding: .utf8)
-        var rebuilt = BuildStamp.current(root: root, scratchPath: scratch, settings: settings, platform: Platform(.process))
+        var rebuilt = BuildStamp.current(of: settings)
         #expect(rebuilt.inputs == added.inputs && rebuilt != added, "the build's own files are its outputs")
 
         // Kept after a build, a stamp describes the inputs the build started from.
         rebuilt.keepInputs(of: before)
-        #expect(rebuilt.inputs == before.inputs && rebuilt != BuildStamp.current(root: root, scratchPath: scratch, settings: settings, platform: Platform(.process)))
+        #expect(rebuilt.inputs == before.inputs && rebuilt != BuildStamp.current(of: settings))
     }
 }

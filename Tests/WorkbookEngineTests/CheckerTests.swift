@@ -144,7 +144,7 @@ struct InvocationTests {
     @Test("the test executable: Swift Testing only, the event stream in the run's folder, one --filter each, TSan's reports to files")
     func binary() {
         let run = process(.binary).invocation(filters: ["A(/|$)", "B(/|$)"], testsAtOnce: 3, in: folder)
-        #expect(run.executable == "/p/.build-check/debug/DispatchWorkbookPackageTests.xctest")
+        #expect(run.executable == "/p/.build-check/debug/WorkbookSuites")
         #expect(run.arguments == ["--testing-library", "swift-testing", "--event-stream-output-path", "/tmp/run-1/events.jsonl",
                                   "--event-stream-version", "6.3", "--filter", "A(/|$)", "--filter", "B(/|$)"])
         #expect(run.events.path == "/tmp/run-1/events.jsonl")

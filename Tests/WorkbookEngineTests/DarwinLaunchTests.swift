@@ -176,9 +176,15 @@ struct DarwinLaunchTests {
         #expect(Platform(.linux).sanitizerRuntime(resourcePath: "/opt/swift/usr/lib/swift", arch: "x86_64")
             == "/opt/swift/usr/lib/swift/clang/lib/linux/libclang_rt.tsan-x86_64.a")
         let scratch = URL(fileURLWithPath: "/p/.build-check")
-        #expect(Platform(.darwin).testProduct(in: scratch).path
+        func launch(_ platform: Platform) -> TestLaunch {
+            TestLaunch(platform: platform, packageRoot: URL(fileURLWithPath: "/p"), scratchPath: scratch, sources: .exercises, only: nil)
+        }
+        #expect(launch(Platform(.darwin)).builtFile.path
             == "/p/.build-check/debug/DispatchWorkbookPackageTests.xctest/Contents/MacOS/DispatchWorkbookPackageTests")
-        #expect(Platform(.linux).testProduct(in: scratch).path == "/p/.build-check/debug/DispatchWorkbookPackageTests.xctest")
+        #expect(launch(Platform(.linux)).builtFile.path == "/p/.build-check/debug/WorkbookSuites", "the suites' own executable")
+        #expect(launch(Platform(.linux, launchAskedFor: "swift-test")).builtFile.path == "/p/.build-check/debug/DispatchWorkbookPackageTests.xctest")
+        #expect(launch(Platform(.darwin)).buildEnvironment["WORKBOOK_SUITES"] == "", "macOS keeps the bundle `swift test` loads")
+        #expect(launch(Platform(.linux)).buildEnvironment["WORKBOOK_SUITES"] == "executable")
     }
 
     @Test("one file under two spellings (macOS's /tmp and /private/tmp; here a link on the way) is one path to the workbook")

@@ -313,9 +313,18 @@ struct TestLaunchTests {
     func binary() {
         let launch = TestLaunch(platform: Platform(.process), method: .binary, packageRoot: root, scratchPath: scratch, sources: .exercises, only: nil)
         let command = launch.command(["--filter", "X"])
-        #expect(command.executable == "/p/.build-check/debug/DispatchWorkbookPackageTests.xctest")
+        #expect(command.executable == "/p/.build-check/debug/WorkbookSuites", "the suites' own executable, not SwiftPM's test product")
         #expect(command.arguments == ["--testing-library", "swift-testing", "--filter", "X"])
-        #expect(launch.testBinary != nil)
+        #expect(launch.testBinary?.path == command.executable)
+        #expect(launch.buildEnvironment["WORKBOOK_SUITES"] == "executable", "the build links that executable")
+        #expect(!launch.buildsNoTestProduct, "the engine's tests are a test product")
+        var grading = launch
+        grading.withEngine = false
+        #expect(grading.buildsNoTestProduct, "a grading build has no test product, so no index for test discovery")
+        // The engine's own tests, from a build that has them, and another package's test product.
+        let unitTests = launch.engineTests
+        #expect(unitTests.command([]).executable == "/p/.build-check/debug/DispatchWorkbookPackageTests.xctest")
+        #expect(unitTests.buildEnvironment == launch.buildEnvironment, "the same build")
     }
 
     @Test("the macOS way: swift test --skip-build over the same build, with the settings Package.swift read")
@@ -327,7 +336,7 @@ struct TestLaunchTests {
         #expect(command.arguments == ["test", "--skip-build", "--disable-xctest", "--sanitize=thread",
                                       "--package-path", "/p", "--scratch-path", "/p/.build-check", "--filter", "X"])
         #expect(command.environment == ["WORKBOOK_SOURCES": "solutions", "WORKBOOK_ONLY": "Chapter1,Chapter5", "WORKBOOK_EXCLUDE": "",
-                                        "WORKBOOK_ENGINE": ""])
+                                        "WORKBOOK_ENGINE": "", "WORKBOOK_SUITES": ""], "`swift test` finds the suites only in the test product")
         var grading = launch
         grading.withEngine = false
         #expect(grading.command([]).environment["WORKBOOK_ENGINE"] == "none", "a grading build's graph has no engine, and `swift test` must see the same")

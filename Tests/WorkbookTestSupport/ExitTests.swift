@@ -191,7 +191,7 @@ func raceReport(in standardError: [UInt8]) -> String? {
             kept.append(lines[index])
             if index + 1 < lines.count, lines[index + 1].trimmingCharacters(in: .whitespaces).hasPrefix("#0 ") {
                 kept.append(lines[index + 1]
-                    .replacingOccurrences(of: #" \([^()]*PackageTests[^)]*\)"#, with: "", options: .regularExpression)
+                    .replacingOccurrences(of: #" \((?:[^()]*PackageTests|WorkbookSuites)[^)]*\)"#, with: "", options: .regularExpression)
                     .replacingOccurrences(of: #" \(BuildId: [0-9a-f]+\)"#, with: "", options: .regularExpression))
             }
         }

@@ -24,10 +24,21 @@ package enum BuildSettings {
     /// ChapterN` — the tool is built but not the engine's own tests; `tests` brings them in.
     package static let engine = "WORKBOOK_ENGINE"
 
+    /// `executable`: the chapters' suites are built as plain modules and linked into an executable of
+    /// their own, `WorkbookSuites` (`Tests/WorkbookSuites/main.swift` hands it to Swift Testing), not
+    /// into SwiftPM's test product. On Linux a test product costs every build SwiftPM's test discovery
+    /// — a module generated from the index store, and the runner that calls it — which Swift Testing,
+    /// finding its tests in the binary as it starts, does not use. The grader sets it whenever it
+    /// starts the tests itself (``Platform/launchMethod`` `binary`); on macOS Package.swift ignores
+    /// it, as the suites there stay a bundle `swift test` loads.
+    package static let suites = "WORKBOOK_SUITES"
+
     /// Every variable of the contract.
-    static let all = [sources, only, exclude, engine]
+    static let all = [sources, only, exclude, engine, suites]
 
     /// `WORKBOOK_ONLY`'s value for a build of the engine alone, without any chapter, and
     /// `WORKBOOK_ENGINE`'s for a build of the chapters alone.
     package static let none = "none"
+    /// `WORKBOOK_SUITES`'s value for the suites linked into an executable of their own.
+    package static let executable = "executable"
 }

@@ -23,10 +23,11 @@ struct BuildStamp: Sendable, Equatable {
         scratchPath.appendingPathComponent("workbook-built-\(sources.rawValue).stamp")
     }
 
-    /// The stamp of a build of `root` with `settings` (the variables Package.swift reads) into
-    /// `scratchPath` by `platform`'s `swift`, as the files are now.
-    static func current(root: URL, scratchPath: URL, settings: [String: String], platform: Platform) -> BuildStamp {
-        var inputs = settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    /// The stamp of the build `launch` runs — its package, with the variables Package.swift reads,
+    /// into its scratch path by its platform's `swift` — as the files are now.
+    static func current(of launch: TestLaunch) -> BuildStamp {
+        let root = launch.packageRoot, platform = launch.platform
+        var inputs = launch.buildEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         // The toolchain's own `swift` (not an `xcrun` shim) and what it says it is.
         let swift = platform.swiftExecutable
         inputs.append("swift \(swift) " + describe(URL(fileURLWithPath: swift)) + " " + (platform.toolchain.map { "\($0.version)" } ?? "unknown"))
@@ -41,8 +42,8 @@ struct BuildStamp: Sendable, Equatable {
                 inputs.append("\(top)/\(relative) \(describe(url.appendingPathComponent(relative)))")
             }
         }
-        let outputs = ["build.db " + describe(scratchPath.appendingPathComponent("build.db")),
-                       "tests " + describe(platform.testProduct(in: scratchPath))]
+        let outputs = ["build.db " + describe(launch.scratchPath.appendingPathComponent("build.db")),
+                       "tests " + describe(launch.builtFile)]
         return BuildStamp(inputs: inputs, outputs: outputs)
     }
 

@@ -22,8 +22,7 @@ struct SwiftPMBuild: PackageBuild {
         // The self-test proves every build (and builds the engine too): it never skips one.
         let stamps = builder.remembersExclusions && !builder.withEngine
         let stampFile = BuildStamp.file(in: builder.scratchPath, sources: builder.sources)
-        let before = stamps ? BuildStamp.current(root: builder.workbook.root, scratchPath: builder.scratchPath,
-                                                 settings: settings.buildEnvironment, platform: builder.platform) : nil
+        let before = stamps ? BuildStamp.current(of: settings) : nil
         if let before, BuildStamp.kept(in: stampFile) == before {
             return ChildResult(termination: .exited(0), output: "", outputTruncated: false, seconds: 0)
         }
@@ -31,8 +30,7 @@ struct SwiftPMBuild: PackageBuild {
         let result = try swiftBuild(settings)
         if let before, result.termination == .exited(0) {
             // The inputs as they were when the build started; the build's own files as it left them.
-            var stamp = BuildStamp.current(root: builder.workbook.root, scratchPath: builder.scratchPath,
-                                           settings: settings.buildEnvironment, platform: builder.platform)
+            var stamp = BuildStamp.current(of: settings)
             stamp.keepInputs(of: before)
             stamp.keep(in: stampFile)
         }
@@ -54,8 +52,11 @@ struct SwiftPMBuild: PackageBuild {
              // Line tables are all a grading build needs: TSan's reports and crash stacks name
              // functions, files and lines from them. Full debug information made a first build of
              // a chapter about 1.5 s slower (13.2 → 11.9 s, Swift 6.3.1, Linux x86-64, two cores).
-             "-Xswiftc", "-gline-tables-only",
-             "--package-path", builder.workbook.root.path, "--scratch-path", builder.scratchPath.path],
+             "-Xswiftc", "-gline-tables-only"]
+            // Without a test product nothing reads the index SwiftPM writes while it builds (on
+            // Linux, test discovery does); editors keep their own.
+            + (settings.buildsNoTestProduct ? ["--disable-index-store"] : [])
+            + ["--package-path", builder.workbook.root.path, "--scratch-path", builder.scratchPath.path],
             environment: settings.buildEnvironment, timeLimit: 1_800,
             onLine: onLine)
     }

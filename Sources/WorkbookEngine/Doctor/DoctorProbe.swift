@@ -129,7 +129,7 @@ struct DoctorProbe: Sendable {
         }
 
         var launch = TestLaunch(platform: platform, packageRoot: package, scratchPath: scratch, sources: .exercises, only: nil)
-        launch.product = Self.product
+        launch.product = .tests(Self.product)
         launch.withEngine = false
         let process = LaunchedTestProcess(launch: launch)
         progress("Running the probe's tests as `check` runs the chapters'…")

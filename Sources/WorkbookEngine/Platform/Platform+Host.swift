@@ -76,14 +76,6 @@ extension Platform {
 
     var lookup: Lookup { Lookup(kind: kind, searchPath: searchPath) }
 
-    /// The file a build of the tests leaves in `scratchPath`, which a build stamp describes: the
-    /// test executable on Linux; on Darwin the binary inside the `.xctest` bundle (the bundle is a
-    /// folder, whose own size and time do not change when the binary in it does).
-    func testProduct(in scratchPath: URL) -> URL {
-        let bundle = TestLaunch.testBinary(in: scratchPath)
-        return kind == .darwin ? bundle.appendingPathComponent("Contents/MacOS/\(TestLaunch.testProductName)") : bundle
-    }
-
     // MARK: Crashes
 
     package var crashLocator: CrashLocator {

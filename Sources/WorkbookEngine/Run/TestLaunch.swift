@@ -3,11 +3,13 @@ import WorkbookCore
 
 /// How a test process is started: the one thing about running the tests that differs by platform.
 ///
-/// On Linux, SwiftPM links the tests into an executable, which the grader runs directly. On macOS
-/// they are an `.xctest` bundle that only a runner can load; `swift test --skip-build` is that
-/// runner, and it takes the same Swift Testing flags (event stream, filters). It works on Linux
-/// too, which is how the code path macOS uses is tested here: `WORKBOOK_LAUNCH=swift-test` selects
-/// it for every run, and the selftest's fault drill runs a chapter through it.
+/// On Linux the grader runs an executable directly: the chapters' suites linked into one of their
+/// own, `WorkbookSuites` (``BuildSettings/suites``), which spares each build SwiftPM's test
+/// discovery. On macOS the suites are an `.xctest` bundle that only a runner can load; `swift test
+/// --skip-build` is that runner, and it takes the same Swift Testing flags (event stream, filters).
+/// It works on Linux too, which is how the code path macOS uses is tested here:
+/// `WORKBOOK_LAUNCH=swift-test` selects it for every run, and the selftest's fault drill runs a
+/// chapter through it.
 package struct TestLaunch: Sendable, Equatable {
     package enum Method: String, Sendable {
         /// The test executable, run directly (Linux).
@@ -35,8 +37,18 @@ package struct TestLaunch: Sendable, Equatable {
     package var withEngine = true
     /// The `swift` that runs `swift test` (the platform's ``Platform/swiftExecutable``).
     var swift: String
-    /// The package's test product (another package than the workbook's: `workbook doctor`'s probe).
-    var product = TestLaunch.testProductName
+    /// What a directly run launch starts: the chapters' suites, unless it names a test product.
+    var product = Product.suites
+
+    /// An executable a build leaves for the tests.
+    package enum Product: Sendable, Equatable {
+        /// The chapters' suites: the executable ``TestLaunch/suitesExecutable`` when the launch runs
+        /// a binary (its build sets ``BuildSettings/suites``), else the package's test product.
+        case suites
+        /// A test product SwiftPM links, by its name: the engine's own tests
+        /// (``TestLaunch/testProductName``), or another package's (`workbook doctor`'s probe).
+        case tests(String)
+    }
 
     /// The variable that selects ``Method/swiftTest`` on Linux.
     package static let methodVariable = WorkbookEnvironment.Name.launch
@@ -59,22 +71,59 @@ package struct TestLaunch: Sendable, Equatable {
 
     /// The name SwiftPM gives the package's test product: `<package>PackageTests`.
     static let testProductName = "DispatchWorkbookPackageTests"
+    /// The executable the chapters' suites are linked into when the build sets ``BuildSettings/suites``
+    /// (Package.swift's `WorkbookSuites` target).
+    static let suitesExecutable = "WorkbookSuites"
 
-    /// The test executable SwiftPM links in `scratchPath` on Linux (on Darwin, the bundle), for a
-    /// package whose test product is `product`.
-    static func testBinary(in scratchPath: URL, product: String = testProductName) -> URL {
-        scratchPath.appendingPathComponent("debug/\(product).xctest")
+    /// Whether the build links the chapters' suites into ``suitesExecutable``: whenever the grader
+    /// starts the tests itself. `swift test` finds them only in a test product.
+    var suitesAsExecutable: Bool { method == .binary }
+
+    /// Whether the build has no test product at all, so that nothing reads the index SwiftPM writes
+    /// while it builds (Linux's test discovery does): the suites as an executable, without the engine's tests.
+    var buildsNoTestProduct: Bool { suitesAsExecutable && !withEngine }
+
+    /// The executable a directly run launch starts, in the build's `scratchPath`.
+    var executable: URL {
+        switch product {
+        case .suites where suitesAsExecutable: return scratchPath.appendingPathComponent("debug/\(Self.suitesExecutable)")
+        case .suites: return Self.testBundle(Self.testProductName, in: scratchPath)
+        case .tests(let name): return Self.testBundle(name, in: scratchPath)
+        }
+    }
+
+    /// The same build, starting the engine's own tests (a build ``withEngine``): its test product.
+    package var engineTests: TestLaunch {
+        var launch = self
+        launch.product = .tests(Self.testProductName)
+        return launch
+    }
+
+    /// Where SwiftPM links the test product `name`: an executable on Linux, a bundle on Darwin.
+    static func testBundle(_ name: String, in scratchPath: URL) -> URL {
+        scratchPath.appendingPathComponent("debug/\(name).xctest")
     }
 
     /// The test executable, for what only a directly run binary allows (a debugger), or `nil` when
     /// the tests are started through `swift test`.
-    var testBinary: URL? { method == .binary ? Self.testBinary(in: scratchPath, product: product) : nil }
+    var testBinary: URL? { method == .binary ? executable : nil }
+
+    /// The file a build of the chapters leaves, which a build stamp describes: the executable the
+    /// launch starts; under `swift test` on Darwin, the binary inside the `.xctest` bundle (the
+    /// bundle is a folder, whose own size and time do not change when the binary in it does).
+    var builtFile: URL {
+        guard !suitesAsExecutable, platform.kind == .darwin else { return executable }
+        let name: String
+        if case .tests(let named) = product { name = named } else { name = Self.testProductName }
+        return executable.appendingPathComponent("Contents/MacOS/\(name)")
+    }
 
     /// The settings Package.swift reads, as the build had them.
     var buildEnvironment: [String: String] {
         [BuildSettings.sources: sources.rawValue, BuildSettings.only: only?.joined(separator: ",") ?? "",
          BuildSettings.exclude: exclude.joined(separator: ","),
-         BuildSettings.engine: withEngine ? "" : BuildSettings.none]
+         BuildSettings.engine: withEngine ? "" : BuildSettings.none,
+         BuildSettings.suites: suitesAsExecutable ? BuildSettings.executable : ""]
     }
 
     /// How the test process itself ended, from how the launched command ended: `swift test` exits 1
@@ -98,7 +147,7 @@ package struct TestLaunch: Sendable, Equatable {
     package func command(_ testingArguments: [String]) -> (executable: String, arguments: [String], environment: [String: String]) {
         switch method {
         case .binary:
-            return (Self.testBinary(in: scratchPath, product: product).path, Self.swiftTestingOnly + testingArguments, [:])
+            return (executable.path, Self.swiftTestingOnly + testingArguments, [:])
         case .swiftTest:
             return (swift, ["test", "--skip-build", "--disable-xctest", "--sanitize=thread",
                               "--package-path", packageRoot.path, "--scratch-path", scratchPath.path] + testingArguments,

@@ -222,7 +222,7 @@ package struct Selftest: Sendable {
     }
 
     private func runUnitTests(_ launch: TestLaunch) throws -> (Bool, [String]) {
-        var process = LaunchedTestProcess(launch: launch)
+        var process = LaunchedTestProcess(launch: launch.engineTests)
         process.quietLimit = 120
         process.artifactsKeptIn = artifactsKeptIn
         let run = try process.run(filters: Layout.engineTestSuites, timeLimit: 600, testsAtOnce: 1, label: "unit-tests")
