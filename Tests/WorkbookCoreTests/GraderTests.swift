@@ -177,6 +177,47 @@ struct GraderTests {
         #expect(!seen.findings.contains { $0.kind == .race })
     }
 
+    @Test("the test's own data in a helper the chapter's suites share, reached through the learner's code: a lost ordering there, not a race outside the file")
+    func orderingInAChapterHelper() throws {
+        // 1.1's starter, as `check 1.1` met it: `whenZero` ran before the last caller had written its
+        // slot, so the helper's read (in `whenZero`) and a caller's write have nothing ordering them.
+        let text = """
+            WARNING: ThreadSanitizer: data race (pid=1)
+              Read of size 8 at 0x1 by thread T33:
+                #0 __tsan_memcpy /llvm/compiler-rt/lib/tsan/rtl/tsan_interceptors_memintrinsics.cpp:27:3 (WorkbookSuites+0x1)
+                #1 closure #1 in closure #1 in closure #1 in expectWhenZeroSeesWhatEveryCallerWrote<A>(make:call:alsoVerify:sourceLocation:) /w/Tests/Chapter1LatchTests/LatchTestSupport.swift (WorkbookSuites+0x2)
+                #4 closure #1 in closure #1 in expectWhenZeroSeesWhatEveryCallerWrote<A>(make:call:alsoVerify:sourceLocation:) /w/Tests/Chapter1LatchTests/LatchTestSupport.swift:295:39 (WorkbookSuites+0x3)
+                #6 closure #1 in closure #1 in makeLatch(count:whenZero:) /w/Exercises/Chapter1Latch/CountdownBlock.swift:28:17 (WorkbookSuites+0x4)
+                #14 closure #2 in Exercise1_1Tests.whenZeroSeesWhatEveryCallerWrote() /w/Tests/Chapter1LatchTests/Exercise1_1Tests.swift:167:139 (WorkbookSuites+0x5)
+                #17 closure #1 in gatedWait(threads:iterations:seconds:_:) /w/Tests/WorkbookTestSupport/StartGate.swift:57:47 (WorkbookSuites+0x6)
+              Previous write of size 8 at 0x1 by thread T29:
+                #0 closure #2 in expectWhenZeroSeesWhatEveryCallerWrote<A>(make:call:alsoVerify:sourceLocation:) /w/Tests/Chapter1LatchTests/LatchTestSupport.swift:299:31 (WorkbookSuites+0x7)
+                #2 closure #1 in gatedWait(threads:iterations:seconds:_:) /w/Tests/WorkbookTestSupport/StartGate.swift:57:47 (WorkbookSuites+0x6)
+            SUMMARY: ThreadSanitizer: data race /w/Tests/Chapter1LatchTests/LatchTestSupport.swift in closure #1 in closure #1 in closure #1 in expectWhenZeroSeesWhatEveryCallerWrote<A>(make:call:alsoVerify:sourceLocation:)
+            """
+        var run = Fixture.run("clean-solutions", .exited(66))
+        run.reports = TSanReport.parse(text)
+        let test = "Chapter1LatchTests.Exercise1_1Tests/whenZeroSeesWhatEveryCallerWrote()/Exercise1_1Tests.swift:160:6"
+        run.events.names[test] = "what each of four threads wrote before its calls is visible inside whenZero"
+        run.events.issues.append(EventStream.Issue(testID: test, messages: ["Expectation failed"],
+                                                   file: "Tests/Chapter1LatchTests/LatchTestSupport.swift", line: 302))
+        let outcome = grader.grade(Fixture.items("1.1", "1.2"), run)
+        #expect(outcome.isolate.isEmpty, "the report reaches 1.1's file: nothing to run again alone")
+        let verdict = try #require(outcome.verdicts.first { $0.exercise.id == "1.1" })
+        #expect(verdict.kind == .wrong)
+        #expect(!verdict.findings.contains { $0.message.contains("outside") || $0.message.contains("toolchain") })
+        let finding = try #require(verdict.findings.first { $0.kind == .wrong && $0.message.contains("test's own plain data") })
+        #expect(finding.file == "Tests/Chapter1LatchTests/LatchTestSupport.swift" && finding.line == 295)
+        #expect(finding.message.contains("LatchTestSupport.swift:295 (read, thread T33") && finding.message.contains("LatchTestSupport.swift:299 (write, thread T29"))
+        #expect(finding.test == "what each of four threads wrote before its calls is visible inside whenZero")
+
+        // The same accesses with no frame of the learner's: nothing says the learner's code led there.
+        run.reports = TSanReport.parse(text.split(separator: "\n").filter { !$0.contains("CountdownBlock.swift") }.joined(separator: "\n"))
+        let alone = try #require(grader.grade(Fixture.items("1.1"), run).verdicts.first)
+        #expect(alone.findings.contains { $0.message.contains("outside CountdownBlock.swift") })
+        #expect(!alone.findings.contains { $0.message.contains("test's own plain data") })
+    }
+
     static let mutexCounter = """
         import Synchronization
         final class HitCounter {

@@ -54,17 +54,27 @@ extension Grader {
     /// the write before the read. The learner's code owns no line of it; what it broke is the
     /// happens-before edge its contract promises, so the finding is a wrong result (a lost ordering),
     /// placed at the test's read and named after the test (`testNames`: display names by test ID).
+    /// An access may also sit in a helper the chapter's suites share (`LatchTestSupport.swift`) when
+    /// the learner's code is in the report's stacks: it called the code that made the access.
     func orderingFinding(_ report: TSanReport, _ batch: [ExerciseRef],
                          testNames: [String: String]) -> (ExerciseRef, Finding)?
     {
         for item in batch {
             let suite = Layout.suiteFile(item.chapter, item.exercise)
-            let placed = report.accesses.compactMap { access in
-                access.frames.first { Self.isInSuite($0, of: item.exercise, suiteFile: suite) }.map { (access, $0) }
+            // Every frame placed is in the chapter's test folder: the suite, its `+` files, a shared helper.
+            let chapterTests = "/" + Layout.testFolder(item.chapter) + "/"
+            let learnerCalled = report.allFrames.contains { $0.isIn(suffix(of: item)) }
+            let placed = report.accesses.compactMap { access -> (TSanReport.Access, TSanReport.Frame)? in
+                let tests = access.frames.filter { frame in
+                    Self.isInSuite(frame, of: item.exercise, suiteFile: suite)
+                        || learnerCalled && frame.file?.contains(chapterTests) == true
+                }
+                // The topmost with a line: a closure's own frame often has none.
+                return (tests.first { $0.line != nil } ?? tests.first).map { (access, $0) }
             }
             guard !placed.isEmpty, placed.count == report.accesses.count else { continue }
             let places = placed.map { access, frame in
-                "\(item.exercise.suite).swift:\(frame.line.map(String.init) ?? "?") (\(access.isWrite ? "write" : "read"), \(Self.describeThread(access.thread, report)))"
+                "\(Self.fileName(frame)):\(frame.line.map(String.init) ?? "?") (\(access.isWrite ? "write" : "read"), \(Self.describeThread(access.thread, report)))"
             }
             let read = (placed.first { !$0.0.isWrite } ?? placed[0]).1
             let test = testNames.first { id, _ in
@@ -73,7 +83,7 @@ extension Grader {
                 return report.accesses.flatMap(\.frames).contains { $0.symbol.contains("\(item.exercise.suite).\(function)(") }
             }?.value
             return (item, Finding(kind: .wrong, message: Says.orderingLost(places: places, exercise: item.exercise),
-                                  file: suite, line: read.line, test: test, detail: report.raw))
+                                  file: Layout.testFolder(item.chapter) + "/" + Self.fileName(read), line: read.line, test: test, detail: report.raw))
         }
         return nil
     }
@@ -105,6 +115,11 @@ extension Grader {
 
     /// Whether `frame` is in one of the files of `exercise`'s suite: `<Suite>.swift` (`suiteFile`), or
     /// a `<Suite>+<part>.swift` beside it.
+    /// The name of a frame's file, without its folder.
+    static func fileName(_ frame: TSanReport.Frame) -> String {
+        ((frame.file ?? "?") as NSString).lastPathComponent
+    }
+
     static func isInSuite(_ frame: TSanReport.Frame, of exercise: Exercise, suiteFile: String) -> Bool {
         guard let file = frame.file else { return false }
         if frame.isIn("/" + suiteFile) { return true }
