@@ -130,19 +130,17 @@ struct FaultDrill: Sendable {
             }
         }
         // Through `swift test --skip-build`: plain `swift test` as a learner types it, and the way
-        // the grader starts tests on macOS. (The build left out the chapter whose tests do not
-        // compile, and the exercise that does not compile with its suite.)
+        // the grader starts tests on macOS. `swift test` finds the suites only in SwiftPM's test
+        // product, which the check's build leaves out on Linux (the suites are an executable of their
+        // own there), so `swift test`'s launch builds the same chapters first — without the chapter
+        // whose tests do not compile, and the exercise that does not compile with its suite, as the
+        // check's build remembered them.
         if let blocked = swapped.first(where: { $0.swap.fixture == "BlocksCaller.swift" }) {
-            let built = copied.chapters.filter { numbers.contains($0.number) && $0.number != other?.number }.map(\.shortName)
-            let builder = Builder(workbook: copied, platform: platform, sources: .exercises, scratchPath: scratch)
-            let leftOut = copied.chapters.filter { $0.number == isolated?.number }.flatMap { chapter in
-                chapter.exercises.filter { $0.expectedFailure == .compile }.flatMap { builder.exclusion(of: chapter, $0) }
-            }
-            // Exactly the settings the check's build had, or SwiftPM would plan another graph.
-            var launch = TestLaunch(platform: platform, method: .swiftTest, packageRoot: copy, scratchPath: scratch, sources: .exercises,
-                                    only: built.count == copied.chapters.count ? nil : built, exclude: leftOut)
-            launch.withEngine = builder.withEngine
-            outcomes.append(plainRun(of: blocked.chapter, blocked: blocked.exercise, launch: launch))
+            var throughSwiftTest = platform
+            throughSwiftTest.launchAskedFor = TestLaunch.Method.swiftTest.rawValue
+            let builder = Builder(workbook: copied, platform: throughSwiftTest, sources: .exercises, scratchPath: scratch)
+            let built = try? builder.build(chapters.filter { $0.number != other?.number })
+            outcomes.append(plainRun(of: blocked.chapter, blocked: blocked.exercise, launch: built?.launch))
         }
         // Last of the runs over this build: the Darwin check builds its two chapters alone.
         if let trap = swapped.first(where: { $0.swap.fixture == "Trap.swift" }) {
