@@ -207,7 +207,7 @@ struct GraderTests {
         #expect(verdict.kind == .wrong)
         #expect(!verdict.findings.contains { $0.message.contains("outside") || $0.message.contains("toolchain") })
         let finding = try #require(verdict.findings.first { $0.kind == .wrong && $0.message.contains("test's own plain data") })
-        #expect(finding.file == "Tests/Chapter1LatchTests/LatchTestSupport.swift" && finding.line == 295)
+        #expect(finding.file == "Tests/Chapter1LatchTests/LatchTestSupport.swift" && finding.line == 295 && finding.column == 39)
         #expect(finding.message.contains("LatchTestSupport.swift:295 (read, thread T33") && finding.message.contains("LatchTestSupport.swift:299 (write, thread T29"))
         #expect(finding.test == "what each of four threads wrote before its calls is visible inside whenZero")
 

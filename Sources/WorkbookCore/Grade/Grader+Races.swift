@@ -82,8 +82,10 @@ extension Grader {
                 let function = TestID(id).functionName ?? ""
                 return report.accesses.flatMap(\.frames).contains { $0.symbol.contains("\(item.exercise.suite).\(function)(") }
             }?.value
-            return (item, Finding(kind: .wrong, message: Says.orderingLost(places: places, exercise: item.exercise),
-                                  file: Layout.testFolder(item.chapter) + "/" + Self.fileName(read), line: read.line, test: test, detail: report.raw))
+            var finding = Finding(kind: .wrong, message: Says.orderingLost(places: places, exercise: item.exercise),
+                                  file: Layout.testFolder(item.chapter) + "/" + Self.fileName(read), line: read.line, test: test, detail: report.raw)
+            finding.column = read.column
+            return (item, finding)
         }
         return nil
     }
