@@ -115,13 +115,13 @@ extension Grader {
         return nil
     }
 
-    /// Whether `frame` is in one of the files of `exercise`'s suite: `<Suite>.swift` (`suiteFile`), or
-    /// a `<Suite>+<part>.swift` beside it.
     /// The name of a frame's file, without its folder.
     static func fileName(_ frame: TSanReport.Frame) -> String {
         ((frame.file ?? "?") as NSString).lastPathComponent
     }
 
+    /// Whether `frame` is in one of the files of `exercise`'s suite: `<Suite>.swift` (`suiteFile`), or
+    /// a `<Suite>+<part>.swift` beside it.
     static func isInSuite(_ frame: TSanReport.Frame, of exercise: Exercise, suiteFile: String) -> Bool {
         guard let file = frame.file else { return false }
         if frame.isIn("/" + suiteFile) { return true }
