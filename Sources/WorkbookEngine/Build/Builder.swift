@@ -59,10 +59,7 @@ package struct Builder: Sendable {
             let result = try runBuild(only: only, exclude: exclude)
             if result.termination == .exited(0) {
                 remember(excluded)
-                var launch = TestLaunch(platform: platform, packageRoot: workbook.root, scratchPath: scratchPath, sources: sources,
-                                        only: only, exclude: exclude)
-                launch.withEngine = withEngine
-                return BuildResult(built: remaining, broken: broken, excluded: excluded, launch: launch,
+                return BuildResult(built: remaining, broken: broken, excluded: excluded, launch: launch(only: only, exclude: exclude),
                                    seconds: Date().timeIntervalSince(start), output: result.output)
             }
             if Self.lacksSanitizer(result.output) { throw WorkbookError.noSanitizer }
@@ -170,6 +167,15 @@ package struct Builder: Sendable {
     }
 
     /// One build of the package, through ``packageBuild`` or SwiftPM.
+    /// The launch of a build of the chapters `only` names without the files of `exclude`: what the
+    /// build is run with (the settings Package.swift reads) and what its tests are started by.
+    func launch(only: [String]?, exclude: [String]) -> TestLaunch {
+        var launch = TestLaunch(platform: platform, packageRoot: workbook.root, scratchPath: scratchPath, sources: sources,
+                                only: only, exclude: exclude)
+        launch.withEngine = withEngine
+        return launch
+    }
+
     private func runBuild(only: [String]?, exclude: [String]) throws -> ChildResult {
         try (packageBuild ?? SwiftPMBuild(builder: self)).run(only: only, exclude: exclude)
     }

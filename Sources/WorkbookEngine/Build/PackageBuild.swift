@@ -16,9 +16,7 @@ struct SwiftPMBuild: PackageBuild {
     let builder: Builder
 
     func run(only: [String]?, exclude: [String]) throws -> ChildResult {
-        var settings = TestLaunch(platform: builder.platform, packageRoot: builder.workbook.root, scratchPath: builder.scratchPath,
-                                  sources: builder.sources, only: only, exclude: exclude)
-        settings.withEngine = builder.withEngine
+        let settings = builder.launch(only: only, exclude: exclude)
         // The self-test proves every build (and builds the engine too): it never skips one.
         let stamps = builder.remembersExclusions && !builder.withEngine
         let stampFile = BuildStamp.file(in: builder.scratchPath, sources: builder.sources)

@@ -83,13 +83,17 @@ package struct TestLaunch: Sendable, Equatable {
     /// while it builds (Linux's test discovery does): the suites as an executable, without the engine's tests.
     var buildsNoTestProduct: Bool { suitesAsExecutable && !withEngine }
 
-    /// The executable a directly run launch starts, in the build's `scratchPath`.
+    /// The test product this launch's runs use when they do not start ``suitesExecutable``.
+    private var testProduct: String {
+        if case .tests(let name) = product { return name }
+        return Self.testProductName
+    }
+
+    /// The executable a directly run launch starts, in the build's `scratchPath`: the suites' own, or
+    /// the test product SwiftPM links (an executable on Linux, a bundle on Darwin).
     var executable: URL {
-        switch product {
-        case .suites where suitesAsExecutable: return scratchPath.appendingPathComponent("debug/\(Self.suitesExecutable)")
-        case .suites: return Self.testBundle(Self.testProductName, in: scratchPath)
-        case .tests(let name): return Self.testBundle(name, in: scratchPath)
-        }
+        scratchPath.appendingPathComponent(product == .suites && suitesAsExecutable
+                                           ? "debug/\(Self.suitesExecutable)" : "debug/\(testProduct).xctest")
     }
 
     /// The same build, starting the engine's own tests (a build ``withEngine``): its test product.
@@ -97,11 +101,6 @@ package struct TestLaunch: Sendable, Equatable {
         var launch = self
         launch.product = .tests(Self.testProductName)
         return launch
-    }
-
-    /// Where SwiftPM links the test product `name`: an executable on Linux, a bundle on Darwin.
-    static func testBundle(_ name: String, in scratchPath: URL) -> URL {
-        scratchPath.appendingPathComponent("debug/\(name).xctest")
     }
 
     /// The test executable, for what only a directly run binary allows (a debugger), or `nil` when
@@ -113,9 +112,7 @@ package struct TestLaunch: Sendable, Equatable {
     /// bundle is a folder, whose own size and time do not change when the binary in it does).
     var builtFile: URL {
         guard !suitesAsExecutable, platform.kind == .darwin else { return executable }
-        let name: String
-        if case .tests(let named) = product { name = named } else { name = Self.testProductName }
-        return executable.appendingPathComponent("Contents/MacOS/\(name)")
+        return executable.appendingPathComponent("Contents/MacOS/\(testProduct)")
     }
 
     /// The settings Package.swift reads, as the build had them.

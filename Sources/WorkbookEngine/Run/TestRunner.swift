@@ -105,9 +105,10 @@ package struct TestRunner: Sendable {
     /// One process over `exercises`, among `processes` running at the same time (itself included),
     /// with its share of ``testsAtOnce``.
     func runOnce(_ exercises: [ExerciseRef], alongside processes: Int) throws -> RunArtifacts {
-        try process.run(filters: exercises.map { SuiteID($0.chapter, $0.exercise).filter },
-                        timeLimit: timeLimit(exercises: exercises.count, testsAtOnce: max(1, testsAtOnce / max(1, processes))),
-                        testsAtOnce: max(1, testsAtOnce / max(1, processes)),
+        let share = max(1, testsAtOnce / max(1, processes))
+        return try process.run(filters: exercises.map { SuiteID($0.chapter, $0.exercise).filter },
+                        timeLimit: timeLimit(exercises: exercises.count, testsAtOnce: share),
+                        testsAtOnce: share,
                         label: exercises.map(\.exercise.id).joined(separator: "+"))
     }
 
