@@ -13,6 +13,7 @@
 //   WORKBOOK_EXCLUDE=<target>/<file>,...   these files left out of their targets
 //   WORKBOOK_ENGINE=none                   the chapters without the engine (grading builds)
 //   WORKBOOK_ENGINE=tests                  the engine's own tests too (unset: the tool without them)
+//   WORKBOOK_ENGINE=maintainers            the tool with the maintainers' commands (unset: without them)
 //   WORKBOOK_SUITES=executable             the chapters' suites linked into the executable WorkbookSuites
 //                                          instead of the test product (Linux; the grader's own runs)
 // When WORKBOOK_EXCLUDE is not set at all (plain `swift test`, `swift build`), an exercise whose
@@ -131,6 +132,10 @@ let engineTestTargets: Set<String> = ["WorkbookCoreTests", "WorkbookEngineTests"
 let engineTargets: Set<String> = engineTestTargets.union(["WorkbookCore", "WorkbookEngine", "WorkbookClassroom",
                                                             "WorkbookMaintainer", "workbook"])
 
+/// Whether the tool is built with the maintainers' layer and commands: unless WORKBOOK_ENGINE is
+/// unset (`maintainers`, `tests`, or empty for the self-test's build; `none` leaves the tool out).
+let withMaintainers = environment["WORKBOOK_ENGINE"] != nil
+
 var targets: [Target] = [
     // What the chapters' test support writes into the event stream and the engine reads, declared once.
     .target(
@@ -164,10 +169,15 @@ var targets: [Target] = [
         dependencies: ["WorkbookCore", "WorkbookEngine", "WorkbookClassroom", "WorkbookWire"],
         path: "Sources/WorkbookMaintainer"
     ),
+    // The tool. The one a learner builds (WORKBOOK_ENGINE unset: `swift run workbook`, plain `swift
+    // test`) leaves the maintainers' layer out, a sixth of its first build (Exercises/MEASUREMENTS.md,
+    // M24); asked for a maintainers' command, it builds the tool with it and runs there.
     .executableTarget(
         name: "workbook",
-        dependencies: ["WorkbookCore", "WorkbookEngine", "WorkbookClassroom", "WorkbookMaintainer"],
-        path: "Sources/workbook"
+        dependencies: ["WorkbookCore", "WorkbookEngine", "WorkbookClassroom"]
+            + (withMaintainers ? ["WorkbookMaintainer"] : []),
+        path: "Sources/workbook",
+        swiftSettings: withMaintainers ? [.define("WORKBOOK_MAINTAINERS")] : []
     ),
     // Sends TSan's reports to a file the suites read between tests (plain `swift test`).
     .target(

@@ -7,7 +7,6 @@ import Glibc
 import WorkbookClassroom
 import WorkbookCore
 import WorkbookEngine
-import WorkbookMaintainer
 
 /// What the tool knows about the terminal it talks to.
 enum Terminal {

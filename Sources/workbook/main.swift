@@ -2,7 +2,6 @@ import Foundation
 import WorkbookClassroom
 import WorkbookCore
 import WorkbookEngine
-import WorkbookMaintainer
 
 RunningChildren.shared.endChildrenOnInterrupt(cleanup: Terminal.hold)
 // The environment, read once here; what the tool does depends on it only through this value.

@@ -191,3 +191,43 @@ struct BuildIsolationTests {
         #expect(!FileManager.default.fileExists(atPath: builder.scratchPath.appendingPathComponent("workbook-left-out-exercises.json").path))
     }
 }
+
+/// The maintainers' commands asked of the tool a learner builds, which leaves their layer out: what
+/// it builds and how it hands over (``MaintainersBuild``). The hand-over itself replaces the process,
+/// so CI's `swift run workbook selftest` proves it; here, what it starts and how it fails.
+@Suite("The tool with the maintainers' commands")
+struct MaintainersBuildTests {
+    @Test("it builds the package's tool with WORKBOOK_ENGINE=maintainers and asks SwiftPM where, in the package's own scratch folder")
+    func invocations() {
+        let build = MaintainersBuild(root: URL(fileURLWithPath: "/work/learner"), platform: Platform(.linux, searchPath: "/opt/none"))
+        #expect(build.build.arguments == ["build", "--product", "workbook", "--package-path", "/work/learner"])
+        #expect(build.binPath.arguments == ["build", "--show-bin-path", "--package-path", "/work/learner"])
+        #expect(!build.build.arguments.contains("--scratch-path"), "where `swift run workbook` builds")
+        #expect(MaintainersBuild.buildEnvironment == [BuildSettings.engine: BuildSettings.maintainers])
+    }
+
+    @Test("the tool it starts gets this process's environment, marked, and not the build's WORKBOOK_ENGINE")
+    func relaunchEnvironment() {
+        let environment = MaintainersBuild.relaunchEnvironment(["PATH": "/usr/bin", "WORKBOOK_ROOT": "/work/learner"])
+        #expect(environment == ["PATH": "/usr/bin", "WORKBOOK_ROOT": "/work/learner", "WORKBOOK_RELAUNCHED": "1"])
+        #expect(WorkbookEnvironment(environment).relaunched)
+        #expect(environment[BuildSettings.engine] == nil)
+    }
+
+    @Test("a failed build throws SwiftPM's output, and nothing is started")
+    func failedBuild() throws {
+        let bin = try ClassroomFixture.scratch("maintainers-build")
+        defer { try? FileManager.default.removeItem(at: bin) }
+        let swift = bin.appendingPathComponent("swift")
+        try ClassroomFixture.write("#!/bin/sh\necho \"error: no such module 'WorkbookMaintainer' ($WORKBOOK_ENGINE)\"\nexit 1\n", to: "swift", under: bin)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: swift.path)
+        let build = MaintainersBuild(root: bin, platform: Platform(.linux, searchPath: bin.path))
+        #expect(build.build.executable == swift.path)
+        do {
+            try build.relaunch(["workbook", "selftest"])
+        } catch let WorkbookError.maintainersBuildFailed(output) {
+            #expect(output.contains("no such module 'WorkbookMaintainer' (maintainers)"), "\(output)")
+            #expect(WorkbookError.maintainersBuildFailed(output: output).description.contains("WORKBOOK_ENGINE=maintainers swift build --product workbook"))
+        }
+    }
+}

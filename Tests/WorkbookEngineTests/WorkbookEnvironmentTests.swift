@@ -9,7 +9,7 @@ struct WorkbookEnvironmentTests {
         let environment = WorkbookEnvironment([
             "WORKBOOK_PLATFORM": "darwin", "WORKBOOK_LAUNCH": "swift-test", "WORKBOOK_CHECK_SCRATCH": "/tmp/s",
             "WORKBOOK_KEEP_ARTIFACTS": "/tmp/k", "WORKBOOK_ROOT": "/tmp/r", "NO_COLOR": "1", "COLUMNS": "72",
-            "PAGER": "more", "PATH": "/opt/bin",
+            "PAGER": "more", "PATH": "/opt/bin", "WORKBOOK_RELAUNCHED": "1",
         ])
         #expect(environment.platform == .darwin)
         #expect(environment.launch == TestLaunch.Method.swiftTest.rawValue)
@@ -20,18 +20,21 @@ struct WorkbookEnvironmentTests {
         #expect(environment.columns == 72)
         #expect(environment.pager == "more")
         #expect(environment.path == "/opt/bin")
+        #expect(environment.relaunched)
         #expect(Platform(environment).kind == .darwin)
     }
 
     @Test func emptyCountsAsUnset() {
         let environment = WorkbookEnvironment([
             "WORKBOOK_PLATFORM": "", "WORKBOOK_CHECK_SCRATCH": "", "WORKBOOK_KEEP_ARTIFACTS": "", "NO_COLOR": "", "PAGER": "",
+            "WORKBOOK_RELAUNCHED": "",
         ])
         #expect(environment.platform == nil)
         #expect(environment.checkScratch == nil)
         #expect(environment.keepArtifacts == nil)
         #expect(!environment.noColor)
         #expect(environment.pager == nil)
+        #expect(!environment.relaunched)
         #expect(environment.path == "/usr/bin:/bin")
         #expect(Style.automatic(in: WorkbookEnvironment(["NO_COLOR": "1"])).color == false)
     }

@@ -81,6 +81,29 @@ struct PackageTests {
         #expect(!manifest.contains("\"Chapter1Latch\""), "no chapter is named in Package.swift: they come from Exercises/*/chapter.json")
     }
 
+    @Test("The learner's tool leaves the maintainers' layer out: Package.swift adds it, with its condition, for any WORKBOOK_ENGINE, and only the maintainers' commands test that condition")
+    func maintainersLayer() throws {
+        let manifest = try String(contentsOf: Fixture.packageRoot.appendingPathComponent(Layout.packageManifest), encoding: .utf8)
+        #expect(manifest.contains("let withMaintainers = environment[\"\(BuildSettings.engine)\"] != nil"))
+        #expect(manifest.contains("(withMaintainers ? [\"WorkbookMaintainer\"] : [])"), "the tool depends on WorkbookMaintainer only with it")
+        #expect(manifest.contains(".define(\"\(BuildSettings.maintainersCondition)\")"), "Package.swift compiles the tool with \(BuildSettings.maintainersCondition)")
+        let commands = Fixture.packageRoot.appendingPathComponent("\(Layout.sourcesFolder)/\(Layout.toolProduct)")
+        let files = try #require(FileManager.default.enumerator(at: commands, includingPropertiesForKeys: nil)?.allObjects as? [URL])
+            .filter { $0.pathExtension == "swift" }
+        var conditioned: [String] = []
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let conditions = Set(text.matches(of: /#if !?([A-Z_]+)/).map { String($0.1) })
+            #expect(conditions.isSubset(of: [BuildSettings.maintainersCondition]), "\(file.lastPathComponent) tests \(conditions.sorted())")
+            // Whatever imports the maintainers' layer does so only under the condition.
+            if text.contains("import WorkbookMaintainer") {
+                #expect(text.contains("#if \(BuildSettings.maintainersCondition)\nimport WorkbookMaintainer\n#endif"), "\(file.lastPathComponent) imports WorkbookMaintainer unconditionally")
+            }
+            if text.contains("try runInMaintainersBuild(.") { conditioned.append(file.deletingPathExtension().lastPathComponent) }
+        }
+        #expect(Set(conditioned) == ["Selftest", "Dimensions", "New"], "the maintainers' commands: \(conditioned.sorted())")
+    }
+
     @Test("Package.swift's engine test targets are Layout.engineTestTargets, each declared once at its folder of Tests/")
     func engineTestTargets() throws {
         let manifest = try String(contentsOf: Fixture.packageRoot.appendingPathComponent(Layout.packageManifest), encoding: .utf8)

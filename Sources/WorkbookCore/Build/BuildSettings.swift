@@ -20,8 +20,10 @@ package enum BuildSettings {
     /// `none`: the engine (its layers, WorkbookCore to WorkbookMaintainer, the `workbook` tool and their tests) is left out of the
     /// graph. Grading builds need only the chapters, their suites and the test support, so a learner's
     /// first check compiles those alone; the self-test keeps the engine in the build that runs its
-    /// unit tests (the variable set, empty). Unset — a learner's plain `swift test --filter
-    /// ChapterN` — the tool is built but not the engine's own tests; `tests` brings them in.
+    /// unit tests (the variable set, empty). Unset — a learner's `swift run workbook` or plain `swift
+    /// test --filter ChapterN` — the tool is built without the maintainers' layer (WorkbookMaintainer)
+    /// and not the engine's own tests; any other value builds the tool with that layer, compiled with
+    /// ``maintainersCondition``, and `tests` (or empty) brings in the engine's tests too.
     package static let engine = "WORKBOOK_ENGINE"
 
     /// `executable`: the chapters' suites are built as plain modules and linked into an executable of
@@ -39,6 +41,13 @@ package enum BuildSettings {
     /// `WORKBOOK_ONLY`'s value for a build of the engine alone, without any chapter, and
     /// `WORKBOOK_ENGINE`'s for a build of the chapters alone.
     package static let none = "none"
+    /// `WORKBOOK_ENGINE`'s value for the tool with the maintainers' commands (`selftest`,
+    /// `dimensions`, `new`) and without the engine's tests: what those commands build when the
+    /// learner's build of the tool is asked for them (``MaintainersBuild`` in WorkbookEngine).
+    package static let maintainers = "maintainers"
+    /// The compilation condition of the tool's target when it is built with the maintainers' layer:
+    /// its maintainers' commands run there, and elsewhere build that tool and run in it.
+    package static let maintainersCondition = "WORKBOOK_MAINTAINERS"
     /// `WORKBOOK_SUITES`'s value for the suites linked into an executable of their own.
     package static let executable = "executable"
 }

@@ -7,6 +7,12 @@ extension Says {
         "Building \(all ? "the exercises" : chapters.map { "Chapter \($0.number)" }.joined(separator: ", ")) under the Thread Sanitizer…"
     }
 
+    /// Before a maintainers' command, in the tool a learner builds: it builds the tool with the
+    /// maintainers' commands, then runs the command there (``BuildSettings/maintainers``).
+    package static func buildingMaintainersTool(for command: String) -> String {
+        "`\(command)` is one of the maintainers' commands, which `swift run \(Layout.toolProduct)` leaves out of the tool it builds: building the tool with them (\(BuildSettings.engine)=\(BuildSettings.maintainers)), then running `\(command)` there…"
+    }
+
     /// SwiftPM's step counter, while it builds.
     package static func buildStep(_ done: Int, of total: Int) -> String {
         "Building under the Thread Sanitizer: step \(done) of \(total)"

@@ -176,6 +176,11 @@ package enum Says {
             "Could not save a backup of \(file) at \(backup); nothing was changed."
         case let .drillSetUp(what):
             "The drill could not set itself up: \(what)."
+        case let .maintainersBuildFailed(output):
+            "Building the tool with the maintainers' commands (`\(BuildSettings.engine)=\(BuildSettings.maintainers) swift build --product \(Layout.toolProduct)`) failed:\n"
+                + output.trimmingCharacters(in: .whitespacesAndNewlines)
+        case let .maintainersCommandsMissing(command):
+            "The tool was built with the maintainers' commands, and still has no `\(command)`: the build in the package's scratch folder is not the one that was started. Run `\(BuildSettings.engine)=\(BuildSettings.maintainers) swift run \(Layout.toolProduct) \(command)`."
         }
     }
 

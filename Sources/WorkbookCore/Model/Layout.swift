@@ -41,6 +41,9 @@ package struct Layout: Sendable, Equatable {
     /// The measurements the lessons, the grader's messages and the documents cite (M1, M2, …).
     package static let measurementsPage = "\(SourceSet.exercises.folder)/MEASUREMENTS.md"
 
+    /// The tool's product and executable target: what `swift run workbook` builds and runs.
+    package static let toolProduct = "workbook"
+
     /// The folders (and, with ``packageManifest``, the files) a build of the package reads.
     package static let buildInputs = [sourcesFolder, testsFolder, SourceSet.exercises.folder, SourceSet.solutions.folder]
     /// What the learner is not meant to edit: a grade is only as trustworthy as these.

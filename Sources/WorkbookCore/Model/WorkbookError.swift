@@ -24,6 +24,10 @@ package enum WorkbookError: Error, CustomStringConvertible, Sendable {
     case backupFailed(file: String, backup: String)
     /// A maintainers' drill could not set itself up (not a verdict on the workbook).
     case drillSetUp(String)
+    /// The tool with the maintainers' commands could not be built, or its place not found; SwiftPM's output.
+    case maintainersBuildFailed(output: String)
+    /// A maintainers' command reached a tool built without them even after building the tool with them.
+    case maintainersCommandsMissing(command: String)
 
     /// `true` when the user asked for something that does not exist (exit status 2, like any bad
     /// input), rather than the workbook failing at its work.

@@ -27,6 +27,10 @@ package struct WorkbookEnvironment: Sendable, Equatable {
     package var pager: String?
     /// `PATH`: where the tools the engine runs by name are looked for.
     package var path: String
+    /// `WORKBOOK_RELAUNCHED`: this process was started by the learner's build of the tool in its
+    /// place, to run a maintainers' command (``MaintainersBuild`` in WorkbookEngine); if it cannot
+    /// run it either, it stops instead of building again.
+    package var relaunched: Bool
 
     /// The names, each once.
     package enum Name {
@@ -39,6 +43,7 @@ package struct WorkbookEnvironment: Sendable, Equatable {
         package static let columns = "COLUMNS"
         package static let pager = "PAGER"
         package static let path = "PATH"
+        package static let relaunched = "WORKBOOK_RELAUNCHED"
     }
 
     /// The values in `variables` (a process's environment); an empty value counts as unset.
@@ -53,5 +58,6 @@ package struct WorkbookEnvironment: Sendable, Equatable {
         columns = variables[Name.columns].flatMap(Int.init)
         pager = value(Name.pager)
         path = variables[Name.path] ?? "/usr/bin:/bin"
+        relaunched = value(Name.relaunched) != nil
     }
 }

@@ -25,6 +25,18 @@ package struct ChildResult: Sendable {
 /// process group and the whole group is killed — on timeout, and when the user presses Ctrl-C — or,
 /// for `swift test`, whose runner leads a group of its own, what ``Stopping`` says.
 package enum ChildProcess {
+    /// This process becomes `executable` (`execve`), with `arguments` (the first its name) and
+    /// exactly `environment`, after flushing what it has written; as `swift run` starts the product
+    /// it built. Returns only when it could not, with why.
+    static func replaceProcess(with executable: String, _ arguments: [String], environment: [String: String]) -> String {
+        fflush(nil)
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        execve(executable, &argv, &envp)
+        return String(cString: strerror(errno))
+    }
+
     /// At most this many bytes of output are kept: the first half and the last half.
     static let outputCap = 256 * 1024
 

@@ -2,7 +2,6 @@ import Foundation
 import WorkbookClassroom
 import WorkbookCore
 import WorkbookEngine
-import WorkbookMaintainer
 
 /// A subcommand, declared once: its name, what it takes, and what it does. Parsing, validation,
 /// `--help` and the overview are all generated from this declaration.

@@ -2,7 +2,6 @@ import Foundation
 import WorkbookClassroom
 import WorkbookCore
 import WorkbookEngine
-import WorkbookMaintainer
 
 /// A bad command line; the message says what was wrong (exit status 2).
 struct UsageError: Error {

@@ -2,7 +2,6 @@ import Foundation
 import WorkbookClassroom
 import WorkbookCore
 import WorkbookEngine
-import WorkbookMaintainer
 
 extension CommandLine {
     /// Parses the arguments, runs one command, and returns the exit status: 0 when everything asked
@@ -118,3 +117,16 @@ func currentWorkbook(in environment: WorkbookEnvironment = Terminal.environment)
     }
     return try Workbook(root: root)
 }
+
+#if !WORKBOOK_MAINTAINERS
+/// A maintainers' command asked of the tool a learner builds, which leaves their layer out
+/// (``BuildSettings/maintainers``): builds the workbook's tool with it and becomes that tool, with the
+/// same command line. Returns only by throwing — when that build fails, or when this process is
+/// already the one it started.
+func runInMaintainersBuild(_ command: Command.Name) throws -> Int32 {
+    guard !Terminal.environment.relaunched else { throw WorkbookError.maintainersCommandsMissing(command: command.rawValue) }
+    let workbook = try currentWorkbook()
+    Terminal.say(wrap(Says.buildingMaintainersTool(for: command.rawValue), width: Terminal.width))
+    try MaintainersBuild(root: workbook.root, platform: Terminal.platform).relaunch(CommandLine.arguments)
+}
+#endif

@@ -2,7 +2,9 @@ import Foundation
 import WorkbookClassroom
 import WorkbookCore
 import WorkbookEngine
+#if WORKBOOK_MAINTAINERS
 import WorkbookMaintainer
+#endif
 
 extension Command {
     /// What `dimensions` takes.
@@ -24,6 +26,7 @@ extension Command {
         flags: DimensionsFlags.self,
         audience: .workbook,
         run: { arguments in
+            #if WORKBOOK_MAINTAINERS
             let workbook = try currentWorkbook()
             let items = try workbook.select(arguments.positional)
             let declared = workbook.dimensions(of: Checker.chapters(of: items, in: workbook))
@@ -32,5 +35,8 @@ extension Command {
             Terminal.say(DimensionTable.render(declared, problems: problems, why: arguments[\.why],
                                                style: Terminal.style, width: Terminal.width))
             return problems.isEmpty ? 0 : 1
+            #else
+            try runInMaintainersBuild(.dimensions)
+            #endif
         })
 }

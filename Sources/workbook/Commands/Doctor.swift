@@ -2,7 +2,6 @@ import Foundation
 import WorkbookClassroom
 import WorkbookCore
 import WorkbookEngine
-import WorkbookMaintainer
 
 extension Command {
     /// What `doctor` takes.

@@ -1,7 +1,9 @@
 import Foundation
 import WorkbookCore
 import WorkbookEngine
+#if WORKBOOK_MAINTAINERS
 import WorkbookMaintainer
+#endif
 
 extension Command {
     /// What `new` takes.
@@ -29,6 +31,7 @@ extension Command {
         flags: NewFlags.self,
         audience: .workbook,
         run: { arguments in
+            #if WORKBOOK_MAINTAINERS
             let workbook = try currentWorkbook()
             let request = NewExercise.Request(chapter: arguments.positional[0], title: arguments.positional[1],
                                               id: arguments[\.exerciseID], file: arguments[\.exerciseFile])
@@ -48,5 +51,8 @@ extension Command {
                 if case .cannotAdd = error { return 1 }
                 return 2
             }
+            #else
+            try runInMaintainersBuild(.new)
+            #endif
         })
 }

@@ -2,7 +2,9 @@ import Foundation
 import WorkbookClassroom
 import WorkbookCore
 import WorkbookEngine
+#if WORKBOOK_MAINTAINERS
 import WorkbookMaintainer
+#endif
 
 extension Command {
     /// What `selftest` takes.
@@ -46,6 +48,7 @@ extension Command {
         audience: .workbook,
         buildsChapters: true,
         run: { arguments in
+            #if WORKBOOK_MAINTAINERS
             let workbook = try currentWorkbook()
             let chapters = try arguments.positional.isEmpty ? nil : arguments.positional.map { name in
                 guard let chapter = workbook.chapter(named: name) else {
@@ -71,5 +74,8 @@ extension Command {
             let report = try selftest.run()
             Terminal.say(report.rendered(style: Terminal.style))
             return report.succeeded ? 0 : 1
+            #else
+            try runInMaintainersBuild(.selftest)
+            #endif
         })
 }
