@@ -51,7 +51,9 @@ struct Command: Sendable {
     enum Name: String, CaseIterable, Sendable, CustomStringConvertible {
         case progress, check, explain, watch, hint, lesson, reset, solution, doctor, export, grade, selftest, dimensions, new
 
-        /// The command of this name.
+        /// The command of this name. Each command's declaration states its type (`static let check:
+        /// Command = …`): without it, naming them all here had the compiler type-check every command's
+        /// run closure again, in this file's batch (Exercises/MEASUREMENTS.md, M24).
         var command: Command {
             switch self {
             case .progress: Command.progress

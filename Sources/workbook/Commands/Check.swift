@@ -15,7 +15,7 @@ extension Command {
         let classroom = Flag("--classroom", help: "grade as a classroom assignment: verify workbook.lock first, then award its points (a chapter whose protected files changed gets 0)")
     }
 
-    static let check = Command(
+    static let check: Command = Command(
         name: .check,
         abstract: "grade your exercises under the Thread Sanitizer",
         arguments: .any("exercise|chapter"),

@@ -12,7 +12,7 @@ extension Command {
         let why = Flag("--why", help: "spell out each cell: its tests and corpus entries, or why the dimension does not apply")
     }
 
-    static let dimensions = Command(
+    static let dimensions: Command = Command(
         name: .dimensions,
         abstract: "for maintainers: which dimensions each exercise's suite explores",
         arguments: .any("exercise|chapter"),

@@ -9,7 +9,7 @@ extension Command {
         let json = Flag("--json", help: "print the report as JSON, to paste into a bug report")
     }
 
-    static let doctor = Command(
+    static let doctor: Command = Command(
         name: .doctor,
         abstract: "check that this machine can grade: toolchain, sanitizer, a race and a trap end to end",
         arguments: .none,

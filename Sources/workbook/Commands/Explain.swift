@@ -9,7 +9,7 @@ extension Command {
         let runs = CheckFlags().runs
     }
 
-    static let explain = Command(
+    static let explain: Command = Command(
         name: .explain,
         abstract: "draw an exercise's race as a timeline of the two threads",
         arguments: .one("exercise", example: "1.1"),

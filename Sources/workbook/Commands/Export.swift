@@ -15,7 +15,7 @@ extension Command {
         let assignmentName = Flag("--name", .text(name: "NAME"), help: "what the gradebook calls the assignment (default: the student copy's folder name)")
     }
 
-    static let export = Command(
+    static let export: Command = Command(
         name: .export,
         abstract: "teachers: write a student copy with autograding",
         arguments: .none,

@@ -13,7 +13,7 @@ extension Command {
         let merge = Flag("--merge", help: "join the CSVs named (one per shard) instead of grading")
     }
 
-    static let grade = Command(
+    static let grade: Command = Command(
         name: .grade,
         abstract: "teachers: grade every submission into a gradebook",
         arguments: .any("submissions-folder | shard.csv"),

@@ -9,7 +9,7 @@ extension Command {
         let restart = Flag("--reset", help: "start this exercise's hints from the first step")
     }
 
-    static let hint = Command(
+    static let hint: Command = Command(
         name: .hint,
         abstract: "the next hint for an exercise, one step at a time",
         arguments: .one("exercise", example: "1.1"),

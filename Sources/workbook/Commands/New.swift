@@ -12,7 +12,7 @@ extension Command {
         let exerciseFile = Flag("--file", .text(name: "NAME.swift"), help: "the exercise's file, named after its type (default: made from the title, \"A bounded buffer\" → BoundedBuffer.swift)")
     }
 
-    static let new = Command(
+    static let new: Command = Command(
         name: .new,
         abstract: "maintainers: start a new exercise, every piece in place",
         arguments: .these(["chapter", "title"], example: "5 \"A bounded buffer\""),

@@ -7,7 +7,7 @@ extension Command {
     /// What a command without flags takes.
     struct NoFlags: FlagSet {}
 
-    static let progress = Command(
+    static let progress: Command = Command(
         name: .progress,
         abstract: "what is done, and the next exercise to work on",
         arguments: .none,
@@ -48,7 +48,7 @@ extension Command {
             return 0
         })
 
-    static let lesson = Command(
+    static let lesson: Command = Command(
         name: .lesson,
         abstract: "read a chapter's lesson",
         arguments: .one("chapter", example: "1"),

@@ -9,7 +9,7 @@ extension Command {
         let yes = Flag("--yes", help: "do not ask")
     }
 
-    static let reset = Command(
+    static let reset: Command = Command(
         name: .reset,
         abstract: "restore the starter (your file is backed up first)",
         arguments: .one("exercise|chapter", example: "1.1"),

@@ -18,7 +18,7 @@ extension Command {
         let entries = Flag("--entries", .text(name: "NAMES"), help: "prove only these near misses and alternatives (names or prefixes, comma-separated, e.g. 5.1-two-locks,1.3-): no unit tests, suites or drills")
     }
 
-    static let selftest = Command(
+    static let selftest: Command = Command(
         name: .selftest,
         abstract: "maintainers: every starter fails, every solution passes",
         arguments: .any("chapter"),

@@ -9,7 +9,7 @@ extension Command {
         let force = Flag("--force", help: "show it although the exercise has not passed yet")
     }
 
-    static let solution = Command(
+    static let solution: Command = Command(
         name: .solution,
         abstract: "the reference solution, once you have passed the exercise",
         arguments: .one("exercise", example: "1.1"),

@@ -9,7 +9,7 @@ extension Command {
         let interval = Flag("--interval", .seconds(default: 1), help: "how often to look for saved files (default 1 second)")
     }
 
-    static let watch = Command(
+    static let watch: Command = Command(
         name: .watch,
         abstract: "re-check the exercise you are editing on every save",
         arguments: .none,
