@@ -44,7 +44,7 @@ package struct MaintainersBuild: Sendable {
     /// `arguments` (this process's command line, its first element the program). Returns only by
     /// throwing: when the build fails, or when the built tool cannot be started.
     package func relaunch(_ arguments: [String]) throws -> Never {
-        let built = try ChildProcess.run(build.executable, build.arguments, environment: Self.buildEnvironment)
+        let built = try ChildProcess.run(build.executable, build.arguments, environment: Self.buildEnvironment, timeLimit: 1_800)
         guard built.termination == .exited(0) else {
             throw WorkbookError.maintainersBuildFailed(output: built.output)
         }

@@ -27,9 +27,16 @@ package struct ChildResult: Sendable {
 package enum ChildProcess {
     /// This process becomes `executable` (`execve`), with `arguments` (the first its name) and
     /// exactly `environment`, after flushing what it has written; as `swift run` starts the product
-    /// it built. Returns only when it could not, with why.
+    /// it built, every signal first back to its default and unblocked (what a process ignores or
+    /// blocks outlives `execve`, and this one ignores the interrupts it watches through Dispatch —
+    /// SwiftPM's `SwiftRunCommand.swift`, `execute(path:args:)`, does the same). Returns only when it
+    /// could not, with why.
     static func replaceProcess(with executable: String, _ arguments: [String], environment: [String: String]) -> String {
         fflush(nil)
+        for number in 1..<NSIG { signal(number, SIG_DFL) }
+        var all = sigset_t()
+        sigfillset(&all)
+        sigprocmask(SIG_UNBLOCK, &all, nil)
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         var envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
