@@ -23,13 +23,14 @@ package struct MaintainersBuild: Sendable {
     package static let buildEnvironment = [BuildSettings.engine: BuildSettings.maintainers]
 
     /// The build of the tool with the maintainers' commands: `swift build --product workbook`.
-    package var build: (executable: String, arguments: [String]) {
-        (platform.swiftExecutable, ["build", "--product", Layout.toolProduct, "--package-path", root.path])
-    }
+    package var build: (executable: String, arguments: [String]) { swiftBuild(["--product", Layout.toolProduct]) }
 
     /// Where that build puts the tool: SwiftPM's answer to `--show-bin-path` for the same build.
-    package var binPath: (executable: String, arguments: [String]) {
-        (platform.swiftExecutable, ["build", "--show-bin-path", "--package-path", root.path])
+    package var binPath: (executable: String, arguments: [String]) { swiftBuild(["--show-bin-path"]) }
+
+    /// `swift build` over the package, in its own scratch folder, as `swift run` builds.
+    private func swiftBuild(_ arguments: [String]) -> (executable: String, arguments: [String]) {
+        (platform.swiftExecutable, ["build"] + arguments + ["--package-path", root.path])
     }
 
     /// The environment of the process that replaces this one: this process's own, marked
