@@ -19,8 +19,6 @@ extension Exercise1_1Tests: ExploredVariant {
 
     @Test("explored: counts 0 to 40, callers on threads and every kind of queue (main too), calls past zero, a whenZero that calls the block, waits for another thread's call or holds on while others call")
     func explored() async {
-        await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Self.self, cutShort: cutShort)
-        })
+        await Self.explore()
     }
 }

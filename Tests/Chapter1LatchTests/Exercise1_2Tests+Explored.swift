@@ -16,8 +16,6 @@ extension Exercise1_2Tests: ExploredVariant {
 
     @Test("explored: counts 0 to 40, callers on threads and every kind of queue (main too), one false or none, calls past zero, a whenZero that calls the block, waits for another thread's call or holds on while others call")
     func explored() async {
-        await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Self.self, cutShort: cutShort)
-        })
+        await Self.explore()
     }
 }

@@ -314,8 +314,6 @@ extension Exercise1_3Tests: ExploredContract {
 
     @Test("explored: counts 0 to 40, calls from threads and every kind of queue (main too), every deadline, notify on every queue, blocks that hold or use the latch")
     func explored() async {
-        await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Self.self, cutShort: cutShort)
-        })
+        await Self.explore()
     }
 }

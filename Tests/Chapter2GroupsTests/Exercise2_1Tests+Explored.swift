@@ -191,8 +191,6 @@ extension Exercise2_1Tests: ExploredContract {
 
     @Test("explored: lists of 0 to 30, every kind of queue (global and main too), called from a thread, the main queue or the queue itself, callbacks every way, completions that run again")
     func explored() async {
-        await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Self.self, cutShort: cutShort)
-        })
+        await Self.explore()
     }
 }

@@ -234,8 +234,6 @@ extension Exercise2_2Tests: ExploredContract {
 
     @Test("explored: 1 to 30 fetches, every kind of queue (global and main too), called from a thread, a global queue, the main queue or the queue itself, answers every way (held answers on two threads at once), 0, 1 or many friends, completions that fetch again")
     func explored() async {
-        await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Self.self, cutShort: cutShort)
-        })
+        await Self.explore()
     }
 }

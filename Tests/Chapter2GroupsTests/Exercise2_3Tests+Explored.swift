@@ -349,8 +349,6 @@ extension Exercise2_3Tests: ExploredContract {
 
     @Test("explored: 0 to 5 sources of 0, 1 or 20 URLs or failing, reporting every way (several threads at once, held together), every kind of queue (global and main too), one or two loads from a thread, a global queue, the main queue or the queue itself, completions that load again, the library's queue busy")
     func explored() async {
-        await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Self.self, cutShort: cutShort)
-        })
+        await Self.explore()
     }
 }

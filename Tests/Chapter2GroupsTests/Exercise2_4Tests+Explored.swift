@@ -168,8 +168,6 @@ extension Exercise2_4Tests: ExploredContract {
 
     @Test("explored: deadlines past, now, soon, further and never; callbacks before returning, before the deadline, just after it, after the answer, or never; called from a thread, the main queue or a global queue")
     func explored() async {
-        await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Self.self, cutShort: cutShort)
-        })
+        await Self.explore()
     }
 }

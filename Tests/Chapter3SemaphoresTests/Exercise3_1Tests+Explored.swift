@@ -320,8 +320,6 @@ extension Exercise3_1Tests: ExploredCallers {
 
     @Test("explored: a serial or the main UI queue, callers on threads and every kind of queue (the UI queue too), modals dismissed every way or held while others ask, modals that ask for more while others wait, a presenter let go")
     func explored() async {
-        await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Self.self, cutShort: cutShort)
-        })
+        await Self.explore()
     }
 }

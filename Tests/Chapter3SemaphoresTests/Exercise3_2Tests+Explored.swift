@@ -274,8 +274,6 @@ extension Exercise3_2Tests: ExploredCallers {
 
     @Test("explored: callers on threads and every kind of queue (main too), answers before returning, from other threads, later, on the main queue or held, completions that ask again while others wait, a service let go")
     func explored() async {
-        await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Self.self, cutShort: cutShort)
-        })
+        await Self.explore()
     }
 }

@@ -194,8 +194,6 @@ extension Exercise3_3Tests: ExploredCallers {
 
     @Test("explored: limits 1 to 16, up to 34 jobs, callers on threads and every kind of queue (main too), done() every way, held jobs let go together, jobs that run more")
     func explored() async {
-        await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Self.self, cutShort: cutShort)
-        })
+        await Self.explore()
     }
 }

@@ -18,8 +18,6 @@ extension Exercise4_1Tests: ExploredVariant {
 
     @Test("explored: callers on threads and every kind of queue (main too), reads and sets mixed, tokens nil, empty, long and outside ASCII: every read is a stored token, never an older one")
     func explored() async {
-        await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Self.self, cutShort: cutShort)
-        })
+        await Self.explore()
     }
 }

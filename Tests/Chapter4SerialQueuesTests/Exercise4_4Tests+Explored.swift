@@ -222,8 +222,6 @@ extension Exercise4_4Tests: ExploredContract {
 
     @Test("explored: capacities below 1 to 1 000, callers on threads and every kind of queue (main too), record and flush mixed, a write that records, flushes, waits for another thread or holds on while others wait")
     func explored() async {
-        await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Self.self, cutShort: cutShort)
-        })
+        await Self.explore()
     }
 }

@@ -130,8 +130,6 @@ extension Exercise5_1Tests: ExploredContract {
 
     @Test("explored: increments and reads mixed, from threads and every kind of queue (main too), up to four callers at once: every read between what had been counted and what had begun, never down, and every hit counted")
     func explored() async {
-        await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Self.self, cutShort: cutShort)
-        })
+        await Self.explore()
     }
 }

@@ -8,8 +8,6 @@ import WorkbookTestSupport
 extension Exercise5_2Tests: CompletionContract {
     @Test("explored: a serial, concurrent or main queue, called from a thread or from it; 0 to 40 pieces of work calling back before returning, from threads, from the queue, four at once or from another call's completion; calls at once and from a completion")
     func explored() async {
-        await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-            exploreInChild(Self.self, cutShort: cutShort)
-        })
+        await Self.explore()
     }
 }

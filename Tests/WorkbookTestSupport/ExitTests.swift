@@ -19,9 +19,12 @@ import WorkbookWire
 // handed over from elsewhere, and it captures nothing but the values in its capture list (each
 // `Codable`, sent to the child): a helper that took the work as a parameter and called `#expect`
 // would have one body, in the helper, for every test. So each test writes the `#expect` line with
-// its capture list, calls ``runInChild(seconds:cutShort:_:)`` (or ``exploreInChild(_:_:cutShort:)``)
-// as the whole body, and hands the result to ``judgeChild(_:_:ifItCrashed:ifItHung:sourceLocation:)``;
-// what does not vary — what the parent observes, and why it expects `.failure` — is here, once.
+// its capture list, calls ``runInChild(seconds:cutShort:_:)`` as the whole body, and hands the
+// result to ``judgeChild(_:_:ifItCrashed:ifItHung:sourceLocation:)``; what does not vary — what the
+// parent observes, and why it expects `.failure` — is here, once. Where the body is the same for
+// many tests and only values differ, one helper does hold the exit test, and the values travel in
+// its capture list: every explored test (``ExploredContract/explore(sourceLocation:)``), and
+// chapter 5's completion dimensions.
 
 /// What every exit test observes of its child: its standard output (the sentence its work returned)
 /// and its standard error (a race report, a trap's message, the scenario it was running).
@@ -92,7 +95,7 @@ public func childTimedOut(_ sentence: String) -> String { "\(FailureMarker.timed
 public func isChildTimeout(_ sentence: String) -> Bool { sentence.hasPrefix(FailureMarker.timedOut.text) }
 
 /// Ends the child at once with `code`, after writing `message` to standard output for the parent.
-private func leaveChild(_ code: Int32, _ message: String) -> Never {
+func leaveChild(_ code: Int32, _ message: String) -> Never {
     FileHandle.standardOutput.write(Data(message.utf8))
     // `_exit`, not `exit`: a thread may still be stuck in the learner's code.
     _exit(code)

@@ -167,26 +167,17 @@ public func exploreScenarios<Scenario: Sendable & CustomStringConvertible>(
 /// A suite whose contract is explored in generated scenarios: the four parts
 /// ``exploreScenarios(_:corners:generate:shrink:run:)`` takes, and the two sentences
 /// ``judgeChild(_:_:ifItCrashed:ifItHung:sourceLocation:)`` says a failure with, as the suite's own
-/// static members. Its explored test is then the exit test and one call:
+/// static members. Its explored test is then one call:
 ///
 ///     @Test("explored: …")
 ///     func explored() async {
-///         await Self.judgeExplored(#expect(processExitsWith: .failure, observing: childOutput, childEnds) { [cutShort = AfterATimeOut.forChild as ChildCutShort] in
-///             exploreInChild(Self.self, cutShort: cutShort)
-///         })
+///         await Self.explore()
 ///     }
 ///
-/// Why each suite still writes those lines, instead of inheriting one explored test from here: the
-/// exit test's body must be a closure literal at the `#expect(processExitsWith:)` call (its capture
-/// list is the only way the parent's `cutShort` reaches the child), and that call must stand in each
-/// suite. The macro identifies an exit test by where its call stands (a hash of its file, line and
-/// column), so one call in a helper would be one exit test for every suite; and it refuses to expand
-/// in a generic function or type — the helper generic over the contract that could host it — saying
-/// "Cannot call macro '#expect(processExitsWith:)' within generic function …", because it declares a
-/// local type with static members. (swift-testing 6.3.1, Sources/TestingMacros/ConditionMacro.swift:
-/// `ExitTestConditionMacro.expansion`, `_makeExitTestIDExpr`, `_diagnoseIssues`.) In the body, `Self`
-/// is the suite (the macro puts the body outside the type it declares). The rest of an exit test's
-/// shape is said once in ExitTests.swift.
+/// Every explored test runs the one exit test in ``explore(sourceLocation:)``: the body is the same
+/// for every suite, and the child learns which suite to explore from a value in the capture list.
+/// (The suite's own explored test still has to be written in the suite: Swift Testing finds a test
+/// by the `@Test` function that declares it, and `workbook check` runs a suite's tests by its name.)
 public protocol ExploredContract: SendableMetatype {
     associatedtype Scenario: Sendable & CustomStringConvertible
     /// Scenarios run before any generated one; none unless the suite says.
@@ -207,9 +198,30 @@ extension ExploredContract {
     /// The explored test's filter, for the line that runs a scenario again: "Exercise2_1Tests/explored".
     static var exploredTest: String { "\(Self.self)/explored" }
 
-    /// Judges how the explored test's child ended (``judgeChild(_:_:ifItCrashed:ifItHung:sourceLocation:)``).
-    public static func judgeExplored(_ result: ExitTest.Result?, sourceLocation: SourceLocation = #_sourceLocation) {
+    /// The explored test: explores the contract's scenarios in a child process, and judges how the
+    /// child ended (``judgeChild(_:_:ifItCrashed:ifItHung:sourceLocation:)``) at `sourceLocation`,
+    /// the suite's call.
+    public static func explore(sourceLocation: SourceLocation = #_sourceLocation) async {
+        let result = await exploreInChild(Self.self, sourceLocation: sourceLocation)
         judgeChild(result, exploring, ifItCrashed: ifItCrashed, sourceLocation: sourceLocation)
+    }
+}
+
+/// The exit test of every explored test.
+///
+/// It is not a method of `ExploredContract`'s extension: that is a generic context, where the macro
+/// does not expand ("Cannot call macro '#expect(processExitsWith:)' within generic function …",
+/// swift-testing 6.3.1, Sources/TestingMacros/ConditionMacro.swift, `_diagnoseIssues`). Here the
+/// contract is a value instead, and the child finds it again by the name the parent captures: the
+/// Swift runtime's round trip of a type's mangled name, `_mangledTypeName` and `_typeByName` (the
+/// standard library's test/Runtime/demangleToMetadata.swift, "Round-trip with _mangledTypeName and
+/// _typeByName"). The child is the same test executable, so the suite's type is there.
+private func exploreInChild(_ contract: any ExploredContract.Type, sourceLocation: SourceLocation) async -> ExitTest.Result? {
+    await #expect(processExitsWith: .failure, observing: childOutput, childEnds, sourceLocation: sourceLocation) { [suite = (_mangledTypeName(contract) ?? "") as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
+        guard let contract = _typeByName(suite) as? any ExploredContract.Type else {
+            leaveChild(ChildExit.wrong, "the test's child could not find the explored suite by its mangled name \"\(suite)\"")
+        }
+        exploreInChild(contract, cutShort: cutShort)
     }
 }
 
@@ -234,9 +246,9 @@ extension ExploredVariant {
     public static func shrink(_ scenario: Scenario) -> [Scenario] { Scenario.shrink(scenario) }
 }
 
-/// The whole body of an explored test's exit test: explores `Contract`'s scenarios in the child,
-/// bounded by ``exploringChildSeconds``.
-public func exploreInChild<Contract: ExploredContract>(_ contract: Contract.Type, cutShort: ChildCutShort) -> Never {
+/// What the explored tests' child does: explores `Contract`'s scenarios, bounded by
+/// ``exploringChildSeconds``.
+func exploreInChild<Contract: ExploredContract>(_ contract: Contract.Type, cutShort: ChildCutShort) -> Never {
     runInChild(seconds: exploringChildSeconds, cutShort: cutShort) {
         exploreScenarios(Contract.exploredTest, corners: Contract.corners, generate: Contract.generate, shrink: Contract.shrink, run: Contract.run)
     }
