@@ -56,6 +56,37 @@ struct GraderTests {
         }
     }
 
+    @Test("each exercise's time is its own suite's, from the event stream, not its whole process's")
+    func secondsPerSuite() throws {
+        func event(_ kind: String, _ id: String, at seconds: Double) -> String {
+            #"{"kind":"event","payload":{"instant":{"absolute":\#(seconds),"since1970":0},"kind":"\#(kind)","testID":"\#(id)","messages":[]},"version":"6.3.0"}"#
+        }
+        let first = SuiteID(Fixture.items("1.1")[0].chapter, Fixture.items("1.1")[0].exercise).name
+        let second = SuiteID(Fixture.items("1.2")[0].chapter, Fixture.items("1.2")[0].exercise).name
+        let lines = [
+            event("runStarted", "", at: 99),
+            event("testStarted", first, at: 100), event("testStarted", second, at: 100.5),
+            event("testStarted", first + "/a()/F.swift:1:1", at: 100.1), event("testEnded", first + "/a()/F.swift:1:1", at: 102),
+            event("testEnded", first, at: 102.25),
+            event("testStarted", second + "/b()/F.swift:2:1", at: 100.6), event("testEnded", second + "/b()/F.swift:2:1", at: 106),
+            event("testEnded", second, at: 106.5),
+            event("runEnded", "", at: 107),
+        ]
+        let events = EventStream(jsonLines: lines.joined(separator: "\n"))
+        let run = RunArtifacts(events: events, reports: [], termination: .exited(0), output: "", seconds: 30)
+        let verdicts = Grader(sources: .solutions).grade(Fixture.items("1.1", "1.2"), run).verdicts
+        #expect(verdicts.map(\.seconds) == [2.25, 6.0])
+
+        // A suite that never ended ran until the stream's last event; one that never started, unknown.
+        let cut = EventStream(jsonLines: lines.prefix(8).joined(separator: "\n"))
+        #expect(cut.seconds(of: second) == 5.5)
+        #expect(cut.seconds(of: "Chapter1LatchTests.Exercise1_3Tests") == nil)
+        // A stream without instants (or none at all): the whole run's seconds.
+        let silent = RunArtifacts(events: EventStream(), reports: [], termination: .exited(1), output: "", seconds: 30)
+        let died = try #require(Grader(sources: .solutions).grade(Fixture.items("1.1"), silent).verdicts.first)
+        #expect(died.seconds == 30)
+    }
+
     @Test("all six starters in one run: each caught with the kind its manifest names")
     func starters() {
         let items = Fixture.items("1.1", "1.2", "1.3", "5.1", "5.2", "5.3")

@@ -104,7 +104,8 @@ package struct Grader: Sendable {
             }
             var verdict = ExerciseVerdict(
                 chapter: item.chapter, exercise: item.exercise, findings: found,
-                testsRun: ended.count, testsFailed: failed.count, seconds: run.seconds)
+                testsRun: ended.count, testsFailed: failed.count,
+                seconds: run.events.seconds(of: SuiteID(item.chapter, item.exercise).name) ?? run.seconds)
             verdict.notes = notes[item.exercise.id] ?? []
             verdicts.append(verdict)
         }

@@ -67,7 +67,8 @@ package struct ExerciseVerdict: Sendable, Equatable {
     /// How many of its tests ran, and how many of those failed.
     var testsRun: Int
     var testsFailed: Int
-    /// Seconds the run that graded it took (shared by every exercise graded in the same process).
+    /// Seconds its suite ran in the run that graded it, from the event stream; the whole run's
+    /// seconds when the stream does not say (a process that died before its suite started).
     package var seconds: Double
     /// What the learner should know although it does not fail the exercise (a TSan report that TSan
     /// cannot judge, for one).

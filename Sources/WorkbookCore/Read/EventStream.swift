@@ -25,6 +25,12 @@ package struct EventStream: Sendable, Equatable {
     package var names: [String: String] = [:]
     /// `true` once the stream said the whole run ended — a process that died early never says it.
     package var runEnded = false
+    /// When each test or suite started, and when it ended, by test ID: `instant.absolute` of its
+    /// `testStarted` and `testEnded` events, in seconds of the test process's clock.
+    var startedAt: [String: Double] = [:]
+    var endedAt: [String: Double] = [:]
+    /// The latest instant any event carried: where a process that died or was killed left off.
+    var lastInstant: Double?
 
     package init() {}
 
@@ -44,11 +50,15 @@ package struct EventStream: Sendable, Equatable {
             return
         }
         let testID = payload.testID ?? ""
+        let instant = payload.instant?.absolute
+        if let instant { lastInstant = max(lastInstant ?? instant, instant) }
         switch payload.kind {
         case "testStarted":
             started.append(testID)
+            startedAt[testID] = instant
         case "testEnded":
             ended[testID] = !(payload.messages ?? []).contains { $0.symbol == "fail" }
+            endedAt[testID] = instant
         case "issueRecorded":
             let issue = payload.issue
             // Known issues (`withKnownIssue`) and warnings are not failures.
@@ -69,6 +79,14 @@ package struct EventStream: Sendable, Equatable {
     package init(contentsOf url: URL) {
         let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
         self.init(jsonLines: text)
+    }
+
+    /// How long the suite or test `id` ran: from its start to its end, or to the last event of the
+    /// stream when it never ended; `nil` when the stream does not say when it started. A suite's
+    /// time is its own, not the whole process's, in which other suites ran too.
+    package func seconds(of id: String) -> Double? {
+        guard let start = startedAt[id], let end = endedAt[id] ?? lastInstant else { return nil }
+        return max(0, end - start)
     }
 
     /// Test IDs that started and never ended — where a crashed or killed process was.
@@ -118,8 +136,15 @@ struct EventRecord: Decodable {
         var displayName: String?
         // An event's fields.
         var testID: String?
+        var instant: Instant?
         var messages: [Message]?
         var issue: IssueRecord?
+    }
+
+    /// When an event happened: `absolute`, seconds of the test process's monotonic clock (the
+    /// record also has `since1970`, wall-clock time, which is not read).
+    struct Instant: Decodable {
+        var absolute: Double?
     }
 
     struct Message: Decodable {
