@@ -215,7 +215,7 @@ extension ExploredContract {
 /// contract is a value instead, and the child finds it again by the name the parent captures: the
 /// Swift runtime's round trip of a type's mangled name, `_mangledTypeName` and `_typeByName` (the
 /// standard library's test/Runtime/demangleToMetadata.swift, "Round-trip with _mangledTypeName and
-/// _typeByName"). The child is the same test executable, so the suite's type is there.
+/// _typeByName"). The child runs the same test code as its parent, so the suite's type is there.
 private func exploreInChild(_ contract: any ExploredContract.Type, sourceLocation: SourceLocation) async -> ExitTest.Result? {
     await #expect(processExitsWith: .failure, observing: childOutput, childEnds, sourceLocation: sourceLocation) { [suite = (_mangledTypeName(contract) ?? "") as String, cutShort = AfterATimeOut.forChild as ChildCutShort] in
         guard let contract = _typeByName(suite) as? any ExploredContract.Type else {
