@@ -82,9 +82,10 @@ struct DarwinLaunchTests {
     /// A stand-in for `swift test`: it starts a "runner" that leads a process group of its own (as
     /// SwiftPM's does: perl's `setpgrp`, on Linux and macOS alike) and names `marker`, which starts a
     /// child in its group that names nothing (an exit test's child on Linux), and waits. Both pids go
-    /// into `pids`.
+    /// into `pids`. The child sleeps 20 s: far longer than the test looks at it (about 5 s), and short
+    /// enough that an interrupted test run does not leave it behind for long.
     func fakeSwiftTest(marker: String, pids: URL) -> [String] {
-        let runner = #"sleep 300 & echo $! >> "$1"; wait"#
+        let runner = #"sleep 20 & echo $! >> "$1"; wait"#
         return ["-c", #"perl -e 'setpgrp(0, 0); exec @ARGV' /bin/sh -c "$2" "$0" "$1" & echo $! >> "$1"; wait"#,
                 marker, pids.path, runner]
     }
