@@ -14,24 +14,24 @@
 /// `DYLD_INSERT_LIBRARIES` (found in the parent with `dladdr` on a TSan symbol), and `strip_env=0`
 /// for every process after it. On Linux the runtime is linked into the test executable, so a child
 /// has it anyway.
-public enum ChildSanitizer {
+package enum ChildSanitizer {
     /// Keeps TSan's runtime in `DYLD_INSERT_LIBRARIES` for the processes a process starts (Darwin).
-    public static let keepRuntimeForChildren = "strip_env=0"
+    package static let keepRuntimeForChildren = "strip_env=0"
     /// TSan otherwise sleeps a second when a process with more than one thread exits
     /// (`atexit_sleep_ms`, 1000; compiler-rt `tsan_flags.inc`, `tsan_rtl.cpp`) — every exit test's
     /// child too.
-    public static let quickExit = "atexit_sleep_ms=0"
+    package static let quickExit = "atexit_sleep_ms=0"
     /// The variable through which dyld inserts a library at launch (Darwin).
-    public static let insertLibraries = "DYLD_INSERT_LIBRARIES"
+    package static let insertLibraries = "DYLD_INSERT_LIBRARIES"
 
     /// What TSan's runtime prints before it aborts a process it was loaded into too late — with a
     /// bundle by `dlopen`, not inserted at launch (compiler-rt `sanitizer_mac.cpp`,
     /// `VerifyInterceptorsWorking`: "ERROR: Interceptors are not working. This may be because
     /// ThreadSanitizer is loaded too late (e.g. via dlopen). …").
-    public static let loadedTooLate = "Interceptors are not working"
+    package static let loadedTooLate = "Interceptors are not working"
 
     /// What an exit test records when its child died that way: the learner's code never ran.
-    public static func childLoadedTooLate(_ what: String) -> String {
+    package static func childLoadedTooLate(_ what: String) -> String {
         "The Thread Sanitizer could not start in the child process that runs \(what) (\(loadedTooLate): it was loaded "
             + "after the process started, not inserted at its launch), so your code never ran there. This is the "
             + "set-up, not your exercise: run `swift run workbook doctor`."
@@ -41,7 +41,7 @@ public enum ChildSanitizer {
     /// is this process's, `runtimePath` the TSan dylib in it (`nil` on Linux, where the runtime is
     /// linked in, or when TSan is not in the process at all). Only what changes is returned; options
     /// already given are kept, and the runtime is never inserted twice.
-    public static func childEnvironment(_ environment: [String: String], runtimePath: String?) -> [String: String] {
+    package static func childEnvironment(_ environment: [String: String], runtimePath: String?) -> [String: String] {
         var changes: [String: String] = [:]
         let options = environment["TSAN_OPTIONS"] ?? ""
         var added: [String] = []

@@ -9,12 +9,12 @@ import Foundation
 
 /// A reproducible source of pseudo-random numbers (SplitMix64, Steele, Lea and Flood, 2014): the
 /// same seed gives the same scenarios on every machine and every run.
-public struct Seeded: RandomNumberGenerator, Sendable {
+package struct Seeded: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -23,20 +23,20 @@ public struct Seeded: RandomNumberGenerator, Sendable {
     }
 
     /// One of `choices`.
-    public mutating func pick<T>(_ choices: [T]) -> T { choices[Int.random(in: 0..<choices.count, using: &self)] }
+    package mutating func pick<T>(_ choices: [T]) -> T { choices[Int.random(in: 0..<choices.count, using: &self)] }
 
     /// `true` with probability `chance`.
-    public mutating func chance(_ chance: Double) -> Bool { Double.random(in: 0..<1, using: &self) < chance }
+    package mutating func chance(_ chance: Double) -> Bool { Double.random(in: 0..<1, using: &self) < chance }
 }
 
 /// How many scenarios a test explores, decided by who runs it (``Budget/variable``).
-public struct Budget: Sendable, Equatable, CustomStringConvertible {
+package struct Budget: Sendable, Equatable, CustomStringConvertible {
     /// Scenarios from seed `first`, `first + 1`, … while any of these limits is left.
-    public var scenarios: Int
-    public var seconds: Double
-    public var first: UInt64
+    package var scenarios: Int
+    package var seconds: Double
+    package var first: UInt64
 
-    public init(scenarios: Int, seconds: Double, first: UInt64 = 1) {
+    package init(scenarios: Int, seconds: Double, first: UInt64 = 1) {
         self.scenarios = scenarios
         self.seconds = seconds
         self.first = first
@@ -44,40 +44,40 @@ public struct Budget: Sendable, Equatable, CustomStringConvertible {
 
     /// The variable the grader sets in its test processes: `scenarios=N seconds=S`, or `seed=S` to
     /// run one scenario again.
-    public static let variable = "WORKBOOK_EXPLORE"
+    package static let variable = "WORKBOOK_EXPLORE"
 
     // Every budget keeps a test well under the grader's watchdog, which stops a run whose event
     // stream stays quiet for 10 s (an exploring test writes nothing until it ends).
 
     /// Plain `swift test`: a fixed set, the same every run.
-    public static let plain = Budget(scenarios: 10, seconds: 3)
+    package static let plain = Budget(scenarios: 10, seconds: 3)
     /// `workbook check`: within a time per test (the seeds still fixed, so a failure reproduces).
-    public static let check = Budget(scenarios: 100, seconds: 1.5)
+    package static let check = Budget(scenarios: 100, seconds: 1.5)
     /// `workbook selftest`: more scenarios, fixed.
-    public static let selftest = Budget(scenarios: 40, seconds: 4)
+    package static let selftest = Budget(scenarios: 40, seconds: 4)
     /// A classroom grade: a fixed number, so that one code gets one grade on every machine.
-    public static let classroom = Budget(scenarios: 16, seconds: 4)
+    package static let classroom = Budget(scenarios: 16, seconds: 4)
 
     /// How long shrinking a failing scenario may take, on top of the budget's time.
-    public static let shrinkSeconds = 2.5
+    package static let shrinkSeconds = 2.5
     /// The longest one scenario of the chapters' takes, measured with margin: a test explores at
     /// most the budget's time, then shrinks, then finishes the scenario it is in.
-    public static let longestScenario = 2.5
+    package static let longestScenario = 2.5
 
     /// The most an exploring test can take: what its child process is bounded by.
-    public var longestTest: Double { seconds + Self.shrinkSeconds + Self.longestScenario }
+    package var longestTest: Double { seconds + Self.shrinkSeconds + Self.longestScenario }
 
     /// An existing file to which every explored scenario is appended, a line each (`<test>\t<description>`),
     /// when this variable names one: what a maintainer reads to see what a run explored.
-    public static let logVariable = "WORKBOOK_EXPLORE_LOG"
+    package static let logVariable = "WORKBOOK_EXPLORE_LOG"
 
     /// `seed=S`: that scenario alone.
-    public static func one(_ seed: UInt64) -> Budget { Budget(scenarios: 1, seconds: 60, first: seed) }
+    package static func one(_ seed: UInt64) -> Budget { Budget(scenarios: 1, seconds: 60, first: seed) }
 
-    public var description: String { "scenarios=\(scenarios) seconds=\(seconds) first=\(first)" }
+    package var description: String { "scenarios=\(scenarios) seconds=\(seconds) first=\(first)" }
 
     /// Reads the variable's value; `nil` for text that is not one.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var scenarios: Int?, seconds: Double?, first: UInt64 = 1
         for field in text.split(separator: " ") {
             let parts = field.split(separator: "=", maxSplits: 1).map(String.init)
@@ -98,22 +98,22 @@ public struct Budget: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The budget of this process: from ``variable``, else ``plain``.
-    public static var current: Budget {
+    package static var current: Budget {
         ProcessInfo.processInfo.environment[variable].flatMap(Budget.init) ?? .plain
     }
 }
 
 /// A clause of a contract that a run broke, and what was seen.
-public struct Violation: Sendable, Equatable {
+package struct Violation: Sendable, Equatable {
     /// The clause, as the exercise's header states it.
-    public var clause: String
+    package var clause: String
     /// What the run showed, as a symptom ("notify's block ran twice").
-    public var observed: String
+    package var observed: String
     /// Whether what was seen is a wait that ran out (a call that never returned, an answer that
     /// never came): graded as a hang, like any other bounded wait of a test that runs out.
-    public var timedOut: Bool
+    package var timedOut: Bool
 
-    public init(clause: String, observed: String, timedOut: Bool = false) {
+    package init(clause: String, observed: String, timedOut: Bool = false) {
         self.clause = clause
         self.observed = observed
         self.timedOut = timedOut
@@ -121,13 +121,13 @@ public struct Violation: Sendable, Equatable {
 }
 
 /// What an exploration found: nothing, or the smallest failing scenario with its seed.
-public struct Finding<Scenario: Sendable>: Sendable {
-    public var seed: UInt64
-    public var scenario: Scenario
-    public var violation: Violation
+package struct Finding<Scenario: Sendable>: Sendable {
+    package var seed: UInt64
+    package var scenario: Scenario
+    package var violation: Violation
     /// How many scenarios ran before the first failure, and how many shrinking steps held.
-    public var tried: Int
-    public var shrunk: Int
+    package var tried: Int
+    package var shrunk: Int
 }
 
 /// Runs `run` on scenarios made by `generate` from the budget's seeds, until one breaks a clause or
@@ -138,7 +138,7 @@ public struct Finding<Scenario: Sendable>: Sendable {
 /// `corners` are the scenarios a test names itself, the edges it wants seen first: seed 1 is the
 /// first of them, seed 2 the second, …, and the seeds after them are generated — so a corner too
 /// runs again from its seed.
-public func explore<Scenario: Sendable>(
+package func explore<Scenario: Sendable>(
     budget: Budget = .current, shrinkSeconds: Double = 3,
     corners: [Scenario] = [],
     generate: (inout Seeded) -> Scenario,
@@ -175,7 +175,7 @@ public func explore<Scenario: Sendable>(
 extension Finding where Scenario: CustomStringConvertible {
     /// The sentence a learner reads: the clause, what was seen, the scenario in words, and how to
     /// run exactly this scenario again.
-    public func report(test: String) -> String {
+    package func report(test: String) -> String {
         let made = shrunk == 0 ? "" : ", made smaller \(shrunk) time\(shrunk == 1 ? "" : "s") while it still failed"
         return "Contract: \(violation.clause) Seen: \(violation.observed) Scenario \(seed) of the ones explored\(made): "
             + "\(scenario). To run it again: \(Budget.variable)=seed=\(seed) swift test --filter \"\(test)\"."

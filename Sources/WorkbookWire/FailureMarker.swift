@@ -5,7 +5,7 @@
 /// message with no marker is a wrong result. The engine maps each marker to its kind in one
 /// exhaustive `switch` (`FailureMarker.kind`), so a new marker is one edit here that the compiler
 /// then follows there.
-public enum FailureMarker: String, CaseIterable, Sendable, CustomStringConvertible {
+package enum FailureMarker: String, CaseIterable, Sendable, CustomStringConvertible {
     /// Opens the message of every exit test whose child process crashed or trapped.
     case crashed = "Crashed:"
     /// Opens the message of every bounded wait that ran out.
@@ -15,11 +15,11 @@ public enum FailureMarker: String, CaseIterable, Sendable, CustomStringConvertib
     case race = "Data race:"
 
     /// The words themselves, as they open a message (also what string interpolation writes).
-    public var text: String { rawValue }
-    public var description: String { rawValue }
+    package var text: String { rawValue }
+    package var description: String { rawValue }
 
     /// The marker `message` opens with, if any.
-    public static func opening(_ message: String) -> FailureMarker? {
+    package static func opening(_ message: String) -> FailureMarker? {
         allCases.first { message.hasPrefix($0.text) }
     }
 }

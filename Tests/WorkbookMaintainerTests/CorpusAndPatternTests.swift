@@ -104,6 +104,29 @@ struct PackageTests {
         #expect(Set(conditioned) == ["Selftest", "Dimensions", "New"], "the maintainers' commands: \(conditioned.sorted())")
     }
 
+    @Test("one package, one executable: nothing in Sources/ or the test support is `public` — what a module offers the next is `package`")
+    func nothingPublic() throws {
+        let folders = [Layout.sourcesFolder, "\(Layout.testsFolder)/WorkbookTestSupport", "\(Layout.testsFolder)/WorkbookEngineTestSupport"]
+        var read = 0
+        for folder in folders {
+            let root = Fixture.packageRoot.appendingPathComponent(folder)
+            let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.allObjects as? [URL])
+                .filter { $0.pathExtension == "swift" }
+            for file in files {
+                read += 1
+                // Lines inside a multi-line string literal (the starters `workbook new` writes) are text.
+                var inString = false
+                for (index, line) in try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    if !inString, line.contains(/^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public|open)\s+(?!=)/) {
+                        Issue.record("\(file.path.dropFirst(Fixture.packageRoot.path.count + 1)):\(index + 1) declares something public: \(line)")
+                    }
+                    if line.components(separatedBy: "\"\"\"").count % 2 == 0 { inString.toggle() }
+                }
+            }
+        }
+        #expect(read > 50, "read \(read) files")
+    }
+
     @Test("Package.swift's engine test targets are Layout.engineTestTargets, each declared once at its folder of Tests/")
     func engineTestTargets() throws {
         let manifest = try String(contentsOf: Fixture.packageRoot.appendingPathComponent(Layout.packageManifest), encoding: .utf8)

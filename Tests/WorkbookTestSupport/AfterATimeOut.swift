@@ -20,13 +20,13 @@ import Testing
 /// when the child started, or from when it times out while the child runs (the parent then leaves a
 /// file the child looks for: the suite's tests run side by side under `workbook check`). The child
 /// still runs, so a trap or a race it meets at once is still reported.
-public enum AfterATimeOut {
+package enum AfterATimeOut {
     /// The longest wait of a suite that has already timed out.
-    public static let shortBound = 0.25
+    package static let shortBound = 0.25
 
     /// How long a wait meant to last `seconds` may last now, on this test's thread: `seconds`, or
     /// ``shortBound`` once this test's suite has timed out.
-    public static func bound(_ seconds: Double) -> Double {
+    package static func bound(_ seconds: Double) -> Double {
         hasTimedOut ? min(seconds, shortBound) : seconds
     }
 
@@ -35,7 +35,7 @@ public enum AfterATimeOut {
     /// default: has this test's suite timed out, in another test — they run side by side under
     /// `workbook check`), and once it says so waits at most ``shortBound`` more. Returns `nil` when
     /// it happened, or else the seconds it waited, for the failure message.
-    public static func wait(
+    package static func wait(
         upTo seconds: Double, timedOut: () -> Bool = { hasTimedOut }, until happens: (_ slice: Double) -> Bool
     ) -> Double? {
         let started = DispatchTime.now()
@@ -53,7 +53,7 @@ public enum AfterATimeOut {
     }
 
     /// Whether the current test's suite has timed out already.
-    public static var hasTimedOut: Bool {
+    package static var hasTimedOut: Bool {
         guard let suite = currentSuite else { return false }
         return timedOut.contains(suite)
     }
@@ -79,7 +79,7 @@ public enum AfterATimeOut {
 
     /// What an exit test's child of the current test needs to know to be cut short: pass it in
     /// through the capture list, `[cutShort = AfterATimeOut.forChild as ChildCutShort]`.
-    public static var forChild: ChildCutShort {
+    package static var forChild: ChildCutShort {
         ChildCutShort(already: hasTimedOut, mark: currentSuite.map(mark(of:)))
     }
 
@@ -104,7 +104,7 @@ public enum AfterATimeOut {
 }
 
 /// Whether an exit test's parent suite had timed out, or times out while the child runs.
-public struct ChildCutShort: Codable, Sendable {
+package struct ChildCutShort: Codable, Sendable {
     /// The suite had timed out when the child started.
     var already: Bool
     /// The file whose appearance says the suite has timed out since.

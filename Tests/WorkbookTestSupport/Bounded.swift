@@ -18,7 +18,7 @@ import Testing
 ///
 /// Once the test's suite has timed out, the wait is cut short (see ``AfterATimeOut``).
 @discardableResult
-public func bounded<Result>(
+package func bounded<Result>(
     _ what: String, seconds: Double = 2,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () -> Result
@@ -41,7 +41,7 @@ public func bounded<Result>(
 
 /// For a child process: calls `body` on a new thread and waits for it at most `seconds`; `nil` if it
 /// did not return in time. Records nothing — a child says what went wrong by the sentence it returns.
-public func within<Result>(_ seconds: Double, _ body: @escaping @Sendable () -> Result) -> Result? {
+package func within<Result>(_ seconds: Double, _ body: @escaping @Sendable () -> Result) -> Result? {
     let box = Tally<Unchecked<Result>>()
     let returned = Signal()
     startThread {
@@ -53,6 +53,6 @@ public func within<Result>(_ seconds: Double, _ body: @escaping @Sendable () -> 
 }
 
 /// ``within(_:_:)`` for a call that returns nothing: whether it returned within `seconds`.
-public func finishes(within seconds: Double = 2, _ body: @escaping @Sendable () -> Void) -> Bool {
+package func finishes(within seconds: Double = 2, _ body: @escaping @Sendable () -> Void) -> Bool {
     within(seconds, body) != nil
 }

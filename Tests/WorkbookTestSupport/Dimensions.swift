@@ -12,7 +12,7 @@ import Testing
 ///
 /// Code that keeps state "on" a queue it was handed, or waits on it, works only if the queue is
 /// serial and idle; a caller may hand in a concurrent queue, or the very queue it is running on.
-public enum HandedQueue: String, CaseIterable, Sendable, CustomTestStringConvertible {
+package enum HandedQueue: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// A private serial queue the test owns; the call is made from a test thread.
     case serial
     /// A concurrent queue the test owns; the call is made from a test thread.
@@ -21,7 +21,7 @@ public enum HandedQueue: String, CaseIterable, Sendable, CustomTestStringConvert
     /// queue hands `.main` to an API.
     case callers
 
-    public var testDescription: String {
+    package var testDescription: String {
         switch self {
         case .serial: "a serial queue"
         case .concurrent: "a concurrent queue"
@@ -30,20 +30,20 @@ public enum HandedQueue: String, CaseIterable, Sendable, CustomTestStringConvert
     }
 
     /// A new queue of this form.
-    public func make(label: String = "workbook.handed-queue") -> QueueProbe {
+    package func make(label: String = "workbook.handed-queue") -> QueueProbe {
         QueueProbe(label: label, concurrent: self == .concurrent, callFromIt: self == .callers)
     }
 }
 
 /// A queue handed to learner code, which tells whether code runs on it and makes calls as its
 /// ``HandedQueue`` form says.
-public final class QueueProbe: Sendable {
-    public let queue: DispatchQueue
+package final class QueueProbe: Sendable {
+    package let queue: DispatchQueue
     private let key = DispatchSpecificKey<Int>()
     private let callFromIt: Bool
     /// `true` for a serial queue (the main queue included): while a block runs on it, nothing
     /// else sent there can start.
-    public let isSerial: Bool
+    package let isSerial: Bool
 
     init(label: String, concurrent: Bool, callFromIt: Bool) {
         queue = DispatchQueue(label: label, attributes: concurrent ? [.concurrent] : [])
@@ -64,16 +64,16 @@ public final class QueueProbe: Sendable {
     /// drained by a thread of the pool on Linux, by the main thread's run loop under `swift test` on
     /// macOS — read in libdispatch's `dispatch_main` and the Swift runtime's
     /// `swift_task_asyncMainDrainQueue`; on both, blocks sent to it run while a test thread waits.)
-    public static func main(callFromIt: Bool) -> QueueProbe { QueueProbe(main: callFromIt) }
+    package static func main(callFromIt: Bool) -> QueueProbe { QueueProbe(main: callFromIt) }
 
     /// `true` when called from a block running on ``queue``.
-    public var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == 1 }
+    package var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == 1 }
 
     /// Makes `call` as this form's caller would: from the calling thread, or from a block on
     /// ``queue`` for ``HandedQueue/callers``. Returns whether `call` returned within `seconds`
     /// (`false`: it blocked its caller — for the caller's own queue, a wait for something only that
     /// queue could do).
-    public func call(within seconds: Double = 2, _ call: @escaping @Sendable () -> Void) -> Bool {
+    package func call(within seconds: Double = 2, _ call: @escaping @Sendable () -> Void) -> Bool {
         guard callFromIt else { return finishes(within: seconds, call) }
         let returned = Signal()
         queue.async {
@@ -87,7 +87,7 @@ public final class QueueProbe: Sendable {
     /// what those scheduled on it in turn (a barrier on a concurrent queue); `false` when it was
     /// still busy. Afterwards, what those blocks did is ordered before the caller's next steps, for
     /// the Thread Sanitizer too.
-    public func drained(seconds: Double = 2) -> Bool {
+    package func drained(seconds: Double = 2) -> Bool {
         let queue = self.queue
         return finishes(within: seconds) {
             queue.sync(flags: .barrier) {}
@@ -97,7 +97,7 @@ public final class QueueProbe: Sendable {
 }
 
 /// The edge cases of a deadline parameter.
-public enum DeadlineEdge: String, CaseIterable, Sendable, CustomTestStringConvertible {
+package enum DeadlineEdge: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// A deadline that has already passed.
     case past
     /// `.now()`: passed by the time it is looked at.
@@ -109,7 +109,7 @@ public enum DeadlineEdge: String, CaseIterable, Sendable, CustomTestStringConver
     /// `.distantFuture`: never.
     case distantFuture
 
-    public var testDescription: String {
+    package var testDescription: String {
         switch self {
         case .past: "a deadline already past"
         case .now: "the deadline .now()"
@@ -120,7 +120,7 @@ public enum DeadlineEdge: String, CaseIterable, Sendable, CustomTestStringConver
     }
 
     /// The deadline, taken now.
-    public var time: DispatchTime {
+    package var time: DispatchTime {
         let now = DispatchTime.now()
         switch self {
         // One second back from now, or the clock's start if it has not run that long.
@@ -133,19 +133,19 @@ public enum DeadlineEdge: String, CaseIterable, Sendable, CustomTestStringConver
     }
 
     /// Whether a wait with this deadline on something that never opens ends within a test's bound.
-    public var expires: Bool { self == .past || self == .now || self == .soon }
+    package var expires: Bool { self == .past || self == .now || self == .soon }
 }
 
 /// Two of an exercise's operations, named as its suite names them.
-public struct OperationPair: Sendable, Hashable, CustomTestStringConvertible {
-    public let first: String
-    public let second: String
+package struct OperationPair: Sendable, Hashable, CustomTestStringConvertible {
+    package let first: String
+    package let second: String
 
-    public var testDescription: String { first == second ? "\(first) × itself" : "\(first) × \(second)" }
+    package var testDescription: String { first == second ? "\(first) × itself" : "\(first) × \(second)" }
 
     /// Every unordered pair of `operations`, each operation paired with itself too: what must be
     /// safe to call at the same moment.
-    public static func every(of operations: [String]) -> [OperationPair] {
+    package static func every(of operations: [String]) -> [OperationPair] {
         operations.indices.flatMap { index in
             operations[index...].map { OperationPair(first: operations[index], second: $0) }
         }
@@ -156,7 +156,7 @@ public struct OperationPair: Sendable, Hashable, CustomTestStringConvertible {
 /// `iterations` times: `body(name, thread, iteration)` is called with the operation to make.
 /// Returns `false`, after recording a hang-kind failure, when they do not all end within `seconds`.
 @discardableResult
-public func overlap(
+package func overlap(
     _ pair: OperationPair, threads: Int = 2, iterations: Int = 200, seconds: Double = 5,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable (_ operation: String, _ thread: Int, _ iteration: Int) -> Void

@@ -28,10 +28,10 @@ import WorkbookWire
 
 /// What every exit test observes of its child: its standard output (the sentence its work returned)
 /// and its standard error (a race report, a trap's message, the scenario it was running).
-public let childOutput: [any PartialKeyPath<ExitTest.Result> & Sendable] = [\.standardOutputContent, \.standardErrorContent]
+package let childOutput: [any PartialKeyPath<ExitTest.Result> & Sendable] = [\.standardOutputContent, \.standardErrorContent]
 
 /// Why every exit test expects `.failure`: see ``ChildExit``.
-public let childEnds: Comment = "the child ends with a code runInChild chose, or with a signal"
+package let childEnds: Comment = "the child ends with a code runInChild chose, or with a signal"
 
 /// Exit codes with which a child process tells its parent how it ended.
 ///
@@ -40,15 +40,15 @@ public let childEnds: Comment = "the child ends with a code runInChild chose, or
 /// result back, and ``judgeChild(_:_:ifItCrashed:sourceLocation:)`` alone decides what it means.
 /// (`#expect(processExitsWith: .success)` returns `nil` when the child crashes, and says only
 /// "Expectation failed".)
-public enum ChildExit {
+package enum ChildExit {
     /// The work finished and its result was right.
-    public static let passed: Int32 = 40
+    package static let passed: Int32 = 40
     /// The work finished, but its result was wrong; standard output says how.
-    public static let wrong: Int32 = 41
+    package static let wrong: Int32 = 41
     /// The work did not finish within its bound.
-    public static let hung: Int32 = 42
+    package static let hung: Int32 = 42
     /// Seconds past its own bound after which the kernel ends a child that did not end itself.
-    public static let lastBoundMargin: UInt32 = 10
+    package static let lastBoundMargin: UInt32 = 10
 }
 
 /// Runs `work` on a new thread of the child process and waits for it, at most `seconds` — or at
@@ -64,7 +64,7 @@ public enum ChildExit {
 /// `work` returns `nil` when all is well, or a sentence saying what is wrong. The child then ends
 /// with ``ChildExit/passed`` or ``ChildExit/wrong``; a hang ends it with ``ChildExit/hung`` (an exit
 /// test has no time limit of its own), and a trap with its signal.
-public func runInChild(seconds: Double = 2, cutShort: ChildCutShort, _ work: @escaping @Sendable () -> String?) -> Never {
+package func runInChild(seconds: Double = 2, cutShort: ChildCutShort, _ work: @escaping @Sendable () -> String?) -> Never {
     // A last bound the kernel keeps, should the child not end by itself: SIGALRM's default action
     // ends the process whatever its threads hold. Seen (Linux x86-64, 2 cores, 4.3's explored test
     // over a write on a global queue, 3 of 4 runs of plain `swift test`): a dictionary read crashed
@@ -89,10 +89,10 @@ public func runInChild(seconds: Double = 2, cutShort: ChildCutShort, _ work: @es
 /// The sentence a child's work returns when one of its own bounded waits ran out:
 /// ``judgeChild(_:_:ifItCrashed:ifItHung:sourceLocation:)`` records it as a timeout (a hang), not
 /// as a wrong result.
-public func childTimedOut(_ sentence: String) -> String { "\(FailureMarker.timedOut) \(sentence)" }
+package func childTimedOut(_ sentence: String) -> String { "\(FailureMarker.timedOut) \(sentence)" }
 
 /// Whether a child's sentence is one made by ``childTimedOut(_:)``.
-public func isChildTimeout(_ sentence: String) -> Bool { sentence.hasPrefix(FailureMarker.timedOut.text) }
+package func isChildTimeout(_ sentence: String) -> Bool { sentence.hasPrefix(FailureMarker.timedOut.text) }
 
 /// Ends the child at once with `code`, after writing `message` to standard output for the parent.
 func leaveChild(_ code: Int32, _ message: String) -> Never {
@@ -114,7 +114,7 @@ func leaveChild(_ code: Int32, _ message: String) -> Never {
 ///   - ifItCrashed: the likely cause of a trap, and where to look.
 ///   - ifItHung: what a child that did not finish most likely did, when the test knows better than
 ///     the general sentence.
-public func judgeChild(
+package func judgeChild(
     _ result: ExitTest.Result?, _ what: String, ifItCrashed: String, ifItHung: String? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
 ) {

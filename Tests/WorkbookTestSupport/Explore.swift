@@ -9,7 +9,7 @@ import WorkbookWire
 
 /// The kinds of queue a caller may hand to learner code: every one a contract that takes "a queue"
 /// allows.
-public enum QueueKind: String, CaseIterable, Sendable, CustomStringConvertible {
+package enum QueueKind: String, CaseIterable, Sendable, CustomStringConvertible {
     /// A serial queue of the caller's.
     case serial
     /// A concurrent queue of the caller's: blocks on it run side by side.
@@ -21,7 +21,7 @@ public enum QueueKind: String, CaseIterable, Sendable, CustomStringConvertible {
     /// is a dimension here, "the main thread" is not.)
     case main
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .serial: "a serial queue"
         case .concurrent: "a concurrent queue"
@@ -31,13 +31,13 @@ public enum QueueKind: String, CaseIterable, Sendable, CustomStringConvertible {
     }
 
     /// A queue of this kind, which can tell whether code runs on it.
-    public func make(label: String = "workbook.explored") -> ProbedQueue { ProbedQueue(self, label: label) }
+    package func make(label: String = "workbook.explored") -> ProbedQueue { ProbedQueue(self, label: label) }
 }
 
 /// A queue handed to learner code, and whether code runs on it.
-public final class ProbedQueue: Sendable {
-    public let kind: QueueKind
-    public let queue: DispatchQueue
+package final class ProbedQueue: Sendable {
+    package let kind: QueueKind
+    package let queue: DispatchQueue
     /// One key per probe: two probes of the main queue do not mistake each other's marks.
     private let key = DispatchSpecificKey<UInt>()
     private let mark: UInt
@@ -57,13 +57,13 @@ public final class ProbedQueue: Sendable {
     }
 
     /// Whether the calling code runs on this queue: `nil` for a global queue, which cannot say.
-    public var isCurrent: Bool? {
+    package var isCurrent: Bool? {
         kind == .global ? nil : DispatchQueue.getSpecific(key: key) == mark
     }
 }
 
 /// Where a call into learner code comes from.
-public enum CallSite: String, CaseIterable, Sendable, CustomStringConvertible {
+package enum CallSite: String, CaseIterable, Sendable, CustomStringConvertible {
     /// A thread of the test's own.
     case thread
     /// A block on a serial queue of the test's.
@@ -75,7 +75,7 @@ public enum CallSite: String, CaseIterable, Sendable, CustomStringConvertible {
     /// A block on the main queue.
     case mainQueue
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .thread: "a thread of its own"
         case .serialQueue: "a block on a serial queue"
@@ -86,7 +86,7 @@ public enum CallSite: String, CaseIterable, Sendable, CustomStringConvertible {
     }
 
     /// Runs `work` from this place, without waiting for it.
-    public func start(_ work: @escaping @Sendable () -> Void) {
+    package func start(_ work: @escaping @Sendable () -> Void) {
         switch self {
         case .thread: startThread(work)
         case .serialQueue: DispatchQueue(label: "workbook.call-site").async(execute: work)
@@ -98,7 +98,7 @@ public enum CallSite: String, CaseIterable, Sendable, CustomStringConvertible {
 }
 
 /// The deadlines a timed call takes, in seconds from when it is made.
-public enum Deadline: Sendable, Equatable, CustomStringConvertible {
+package enum Deadline: Sendable, Equatable, CustomStringConvertible {
     /// Already past (a second ago, or the clock's start).
     case past
     /// `.now()`.
@@ -108,7 +108,7 @@ public enum Deadline: Sendable, Equatable, CustomStringConvertible {
     /// `.distantFuture`.
     case distantFuture
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .past: "a deadline already past"
         case .now: "the deadline .now()"
@@ -118,7 +118,7 @@ public enum Deadline: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The deadline, taken now.
-    public var time: DispatchTime {
+    package var time: DispatchTime {
         let now = DispatchTime.now()
         switch self {
         case .past: return DispatchTime(uptimeNanoseconds: max(now.uptimeNanoseconds, 1_000_000_001) - 1_000_000_000)
@@ -129,7 +129,7 @@ public enum Deadline: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Seconds from now until it passes (`nil` for never).
-    public var seconds: Double? {
+    package var seconds: Double? {
         switch self {
         case .past, .now: 0
         case let .ahead(seconds): seconds
@@ -141,7 +141,7 @@ public enum Deadline: Sendable, Equatable, CustomStringConvertible {
 /// Explores scenarios inside an exit test's child (``runInChild(seconds:cutShort:_:)``): the
 /// learner's sentence for the smallest failing scenario, or `nil` when every one held. `test` is
 /// the test's filter, for the line that runs the scenario again.
-public func exploreScenarios<Scenario: Sendable & CustomStringConvertible>(
+package func exploreScenarios<Scenario: Sendable & CustomStringConvertible>(
     _ test: String,
     corners: [Scenario] = [],
     generate: (inout Seeded) -> Scenario,
@@ -178,7 +178,7 @@ public func exploreScenarios<Scenario: Sendable & CustomStringConvertible>(
 /// for every suite, and the child learns which suite to explore from a value in the capture list.
 /// (The suite's own explored test still has to be written in the suite: Swift Testing finds a test
 /// by the `@Test` function that declares it, and `workbook check` runs a suite's tests by its name.)
-public protocol ExploredContract: SendableMetatype {
+package protocol ExploredContract: SendableMetatype {
     associatedtype Scenario: Sendable & CustomStringConvertible
     /// Scenarios run before any generated one; none unless the suite says.
     static var corners: [Scenario] { get }
@@ -193,7 +193,7 @@ public protocol ExploredContract: SendableMetatype {
 }
 
 extension ExploredContract {
-    public static var corners: [Scenario] { [] }
+    package static var corners: [Scenario] { [] }
 
     /// The explored test's filter, for the line that runs a scenario again: "Exercise2_1Tests/explored".
     static var exploredTest: String { "\(Self.self)/explored" }
@@ -201,7 +201,7 @@ extension ExploredContract {
     /// The explored test: explores the contract's scenarios in a child process, and judges how the
     /// child ended (``judgeChild(_:_:ifItCrashed:ifItHung:sourceLocation:)``) at `sourceLocation`,
     /// the suite's call.
-    public static func explore(sourceLocation: SourceLocation = #_sourceLocation) async {
+    package static func explore(sourceLocation: SourceLocation = #_sourceLocation) async {
         let result = await exploreInChild(Self.self, sourceLocation: sourceLocation)
         judgeChild(result, exploring, ifItCrashed: ifItCrashed, sourceLocation: sourceLocation)
     }
@@ -228,7 +228,7 @@ private func exploreInChild(_ contract: any ExploredContract.Type, sourceLocatio
 /// A scenario type that several exercises explore, each in its own variant of it (1.1's latch
 /// without Bools and 1.2's with them, 4.1's one key and 4.3's three): corners, generated scenarios
 /// and shrinking come from the type.
-public protocol VariedScenario: Sendable, CustomStringConvertible {
+package protocol VariedScenario: Sendable, CustomStringConvertible {
     associatedtype Variant: Sendable
     static func corners(_ variant: Variant) -> [Self]
     static func generate(_ random: inout Seeded, _ variant: Variant) -> Self
@@ -236,14 +236,14 @@ public protocol VariedScenario: Sendable, CustomStringConvertible {
 }
 
 /// A contract explored over its variant of a shared scenario type.
-public protocol ExploredVariant: ExploredContract where Scenario: VariedScenario {
+package protocol ExploredVariant: ExploredContract where Scenario: VariedScenario {
     static var variant: Scenario.Variant { get }
 }
 
 extension ExploredVariant {
-    public static var corners: [Scenario] { Scenario.corners(variant) }
-    public static func generate(_ random: inout Seeded) -> Scenario { Scenario.generate(&random, variant) }
-    public static func shrink(_ scenario: Scenario) -> [Scenario] { Scenario.shrink(scenario) }
+    package static var corners: [Scenario] { Scenario.corners(variant) }
+    package static func generate(_ random: inout Seeded) -> Scenario { Scenario.generate(&random, variant) }
+    package static func shrink(_ scenario: Scenario) -> [Scenario] { Scenario.shrink(scenario) }
 }
 
 /// What the explored tests' child does: explores `Contract`'s scenarios, bounded by
@@ -267,40 +267,40 @@ func lastScenario(in standardError: [UInt8]) -> String? {
 
 /// The bound for a child that explores: the budget's time, shrinking, and a margin for the last
 /// scenario to finish.
-public var exploringChildSeconds: Double { Budget.current.longestTest }
+package var exploringChildSeconds: Double { Budget.current.longestTest }
 
 /// A gate that, once opened, lets every waiter through, now and later (a `Signal` lets one through
 /// per fire). Opening it orders what the opener did before it ahead of what each waiter does after.
-public final class Gate: Sendable {
+package final class Gate: Sendable {
     private let group = DispatchGroup()
 
-    public init() { group.enter() }
+    package init() { group.enter() }
 
     /// Opens the gate; once only.
-    public func open() { group.leave() }
+    package func open() { group.leave() }
 
     /// Waits at most `seconds` for the gate to open; `true` when it did.
-    public func passes(within seconds: Double) -> Bool { group.wait(timeout: .now() + seconds) == .success }
+    package func passes(within seconds: Double) -> Bool { group.wait(timeout: .now() + seconds) == .success }
 }
 
 /// The threads currently inside a call, by `pthread_t`: code that finds its own thread here runs
 /// inside that call (a block "submitted" that in fact ran at once, on the caller's thread).
-public final class ThreadSet: @unchecked Sendable {
+package final class ThreadSet: @unchecked Sendable {
     private let lock = NSLock()
     private var threads: [pthread_t] = []
 
-    public init() {}
+    package init() {}
 
-    public func insert(_ thread: pthread_t) { lock.withLock { threads.append(thread) } }
-    public func remove(_ thread: pthread_t) { lock.withLock { threads.removeAll { pthread_equal($0, thread) != 0 } } }
-    public func contains(_ thread: pthread_t) -> Bool { lock.withLock { threads.contains { pthread_equal($0, thread) != 0 } } }
+    package func insert(_ thread: pthread_t) { lock.withLock { threads.append(thread) } }
+    package func remove(_ thread: pthread_t) { lock.withLock { threads.removeAll { pthread_equal($0, thread) != 0 } } }
+    package func contains(_ thread: pthread_t) -> Bool { lock.withLock { threads.contains { pthread_equal($0, thread) != 0 } } }
 }
 
 /// Plain memory one thread writes and another reads: only what the code under test orders makes
 /// the read safe, and the Thread Sanitizer checks that it does.
-public final class Box: @unchecked Sendable {
-    public var value: Int
-    public init(_ value: Int) { self.value = value }
+package final class Box: @unchecked Sendable {
+    package var value: Int
+    package init(_ value: Int) { self.value = value }
 }
 
 /// The smaller variants one shrinking step proposes for a scenario: each change is made to a copy of
@@ -311,18 +311,18 @@ public final class Box: @unchecked Sendable {
 /// for index in scenario.callers.indices { smaller.with { $0.callers.remove(at: index) } }
 /// return smaller.candidates
 /// ```
-public struct Smaller<Scenario: Equatable> {
-    public private(set) var candidates: [Scenario] = []
+package struct Smaller<Scenario: Equatable> {
+    package private(set) var candidates: [Scenario] = []
     private let original: Scenario
     private let valid: (Scenario) -> Bool
 
-    public init(than original: Scenario, valid: @escaping (Scenario) -> Bool = { _ in true }) {
+    package init(than original: Scenario, valid: @escaping (Scenario) -> Bool = { _ in true }) {
         self.original = original
         self.valid = valid
     }
 
     /// Proposes `original` changed by `change`.
-    public mutating func with(_ change: (inout Scenario) -> Void) {
+    package mutating func with(_ change: (inout Scenario) -> Void) {
         var copy = original
         change(&copy)
         if copy != original, valid(copy) { candidates.append(copy) }

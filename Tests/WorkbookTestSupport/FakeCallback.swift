@@ -3,13 +3,13 @@ import Foundation
 import Testing
 
 /// How a fake asynchronous API calls its completion handler back.
-public enum CallbackStyle: String, Sendable, CaseIterable, CustomTestStringConvertible {
+package enum CallbackStyle: String, Sendable, CaseIterable, CustomTestStringConvertible {
     /// Before the call returns, on the caller's thread.
     case synchronous
     /// Later, from another thread.
     case asynchronous
 
-    public var testDescription: String { rawValue }
+    package var testDescription: String { rawValue }
 }
 
 /// Callbacks held back by a test and released all at once from several threads.
@@ -17,14 +17,14 @@ public enum CallbackStyle: String, Sendable, CaseIterable, CustomTestStringConve
 /// Give ``work`` to code that expects `(@escaping () -> Void) -> Void`; every call parks its
 /// callback here. ``releaseAll(threads:)`` then calls the parked callbacks from `threads` threads
 /// behind a start gate, so that learner code touched by the callbacks really runs in parallel.
-public final class HeldCallbacks: @unchecked Sendable {
+package final class HeldCallbacks: @unchecked Sendable {
     private let lock = NSLock()
     private var parked: [() -> Void] = []
 
-    public init() {}
+    package init() {}
 
     /// A fake piece of work that finishes only when the test releases it.
-    public var work: (@escaping () -> Void) -> Void {
+    package var work: (@escaping () -> Void) -> Void {
         { [self] done in
             lock.lock(); defer { lock.unlock() }
             parked.append(done)
@@ -32,14 +32,14 @@ public final class HeldCallbacks: @unchecked Sendable {
     }
 
     /// How many callbacks are parked.
-    public var count: Int {
+    package var count: Int {
         lock.lock(); defer { lock.unlock() }
         return parked.count
     }
 
     /// Calls every parked callback once, spread over `threads` gated threads.
     @discardableResult
-    public func releaseAll(threads: Int = 4, _ what: String) -> Bool {
+    package func releaseAll(threads: Int = 4, _ what: String) -> Bool {
         lock.lock()
         let callbacks = Unchecked(parked)
         parked.removeAll()
@@ -53,7 +53,7 @@ public final class HeldCallbacks: @unchecked Sendable {
 }
 
 /// A fake piece of work that calls back in the given style.
-public func fakeWork(_ style: CallbackStyle) -> (@escaping () -> Void) -> Void {
+package func fakeWork(_ style: CallbackStyle) -> (@escaping () -> Void) -> Void {
     switch style {
     case .synchronous:
         return { done in done() }

@@ -7,7 +7,7 @@ import Testing
 /// still that starter, so that the rest of the workbook builds. SwiftPM decides that when it reads
 /// Package.swift, and it reads it again only when Package.swift or the environment changes — not when
 /// a source file does. So the file may have changed since; this says which case it is.
-public func recordLeftOut(
+package func recordLeftOut(
     exercise: String, chapter: String, file: String,
     packageFile: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation
 ) {

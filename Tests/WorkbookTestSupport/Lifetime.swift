@@ -13,7 +13,7 @@ import Foundation
 /// So they are looked for by type, not only by the starter's name: a renamed queue is still held.
 /// `nil` when there is no queue, or more than one to choose from. Read it before any other thread
 /// touches the object.
-public func queueProperty(of object: AnyObject) -> DispatchQueue? {
+package func queueProperty(of object: AnyObject) -> DispatchQueue? {
     let children = Mirror(reflecting: object).children
     if let named = children.first(where: { $0.label == "queue" })?.value as? DispatchQueue { return named }
     let queues = children.compactMap { $0.value as? DispatchQueue }
@@ -22,7 +22,7 @@ public func queueProperty(of object: AnyObject) -> DispatchQueue? {
 
 /// Occupies `queue` from a thread of the test: a plain `queue.sync` block that stays until
 /// `release` fires (at most `seconds`). Returns `false` if the block did not start within 2 s.
-public func occupy(_ queue: DispatchQueue, until release: Signal, seconds: Double = 3) -> Bool {
+package func occupy(_ queue: DispatchQueue, until release: Signal, seconds: Double = 3) -> Bool {
     let holding = Signal()
     startThread {
         queue.sync {
@@ -35,23 +35,23 @@ public func occupy(_ queue: DispatchQueue, until release: Signal, seconds: Doubl
 
 /// Holds the only strong reference to an object under test, so that the test can let it go from
 /// the thread that used it last. Set before other threads start; cleared by one of them.
-public final class LastReference<Object: AnyObject>: @unchecked Sendable {
+package final class LastReference<Object: AnyObject>: @unchecked Sendable {
     private let lock = NSLock()
     private var object: Object?
 
-    public init(_ object: Object) { self.object = object }
+    package init(_ object: Object) { self.object = object }
 
     /// Holding nothing yet: ``set(_:)`` gives it its object.
-    public init() {}
+    package init() {}
 
     /// Makes `object` the one held.
-    public func set(_ object: Object) { lock.withLock { self.object = object } }
+    package func set(_ object: Object) { lock.withLock { self.object = object } }
 
     /// The object, or `nil` once it has been let go.
-    public var value: Object? { lock.withLock { object } }
+    package var value: Object? { lock.withLock { object } }
 
     /// Lets the object go: after this, only what the object's own work holds keeps it alive.
-    public func letGo() { lock.withLock { object = nil } }
+    package func letGo() { lock.withLock { object = nil } }
 }
 
 /// The lifetime dimension: an object is used by `use` on another thread while the test holds its
@@ -59,7 +59,7 @@ public final class LastReference<Object: AnyObject>: @unchecked Sendable {
 /// its work may still be waiting on its queue. Then the queue is freed, and everything queued there
 /// must run without trapping (a block that captured `unowned self` traps here), and `use` must have
 /// returned. `what` names the call, as the failure says it. Returns a sentence, or `nil`.
-public func releasedWhileWorkWaits<Object: AnyObject>(
+package func releasedWhileWorkWaits<Object: AnyObject>(
     _ make: () -> Object, _ what: String, _ use: @escaping @Sendable (Object) -> Void
 ) -> String? {
     // A fresh object let go at once, and one let go after a use, must not trap either.

@@ -8,12 +8,12 @@ import Dispatch
 /// runs while its queue is held ran somewhere else. The wait ends on its own, so code that blocks on a
 /// held queue is slowed down, never hung. Chapters 1, 2 and 5 hold the queues they hand the code under
 /// test; chapter 4 holds an object's own queue from a thread instead (``occupy(_:until:seconds:)``).
-public final class QueueHold: Sendable {
+package final class QueueHold: Sendable {
     private let holding = DispatchSemaphore(value: 0)
     private let gate = DispatchSemaphore(value: 0)
     private let count: Int
 
-    public init(_ queues: [DispatchQueue], seconds: Double) {
+    package init(_ queues: [DispatchQueue], seconds: Double) {
         count = queues.count
         for queue in queues {
             queue.async { [holding, gate] in
@@ -23,19 +23,19 @@ public final class QueueHold: Sendable {
         }
     }
 
-    public convenience init(_ target: TestQueue, seconds: Double) {
+    package convenience init(_ target: TestQueue, seconds: Double) {
         self.init([target.queue], seconds: seconds)
     }
 
     /// Whether every held queue has started the test's block within `seconds`: until it has, a queue
     /// still busy with earlier work is not held by the test yet. Ask once.
-    public func isHolding(within seconds: Double = 2) -> Bool {
+    package func isHolding(within seconds: Double = 2) -> Bool {
         let deadline = DispatchTime.now() + seconds
         return (0..<count).allSatisfy { _ in holding.wait(timeout: deadline) == .success }
     }
 
     /// Lets every held queue go on.
-    public func release() {
+    package func release() {
         for _ in 0..<count { gate.signal() }
     }
 }

@@ -73,14 +73,14 @@ let reportHeader = "WARNING: ThreadSanitizer:"
 /// file and line, and sets `WORKBOOK_GRADER` so that the same race is not counted twice; there the
 /// tests run side by side, as many at once as it says (``TestsAtOnce``), since it places a report
 /// by the learner's lines, not by when it came.
-public struct GradedUnderTSan: SuiteTrait, TestTrait, TestScoping {
-    public var isRecursive: Bool { true }
+package struct GradedUnderTSan: SuiteTrait, TestTrait, TestScoping {
+    package var isRecursive: Bool { true }
 
-    public func scopeProvider(for test: Test, testCase: Test.Case?) -> GradedUnderTSan? {
+    package func scopeProvider(for test: Test, testCase: Test.Case?) -> GradedUnderTSan? {
         testCase == nil ? nil : self
     }
 
-    public func provideScope(
+    package func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let reports = SanitizerReportFile.shared
@@ -114,7 +114,7 @@ public struct GradedUnderTSan: SuiteTrait, TestTrait, TestScoping {
 
 extension Trait where Self == GradedUnderTSan {
     /// One test at a time, and a report of the Thread Sanitizer fails the test it happened in.
-    public static var gradedUnderTSan: GradedUnderTSan { GradedUnderTSan() }
+    package static var gradedUnderTSan: GradedUnderTSan { GradedUnderTSan() }
 }
 
 /// What the suites say when the Thread Sanitizer is not in the test process: on macOS, a plain

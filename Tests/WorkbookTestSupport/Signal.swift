@@ -9,18 +9,18 @@ import Testing
 /// performAll(times: 3, work: work, queue: queue) { finished.fire() }
 /// finished.wait("completion was not called within 2 s of the last callback")
 /// ```
-public final class Signal: Sendable {
+package final class Signal: Sendable {
     private let semaphore = DispatchSemaphore(value: 0)
 
-    public init() {}
+    package init() {}
 
     /// Marks the event as happened. Call it once per expected event.
-    public func fire() { semaphore.signal() }
+    package func fire() { semaphore.signal() }
 
     /// Waits up to `seconds` for one ``fire()``; on timeout records a hang-kind failure that
     /// says `what` did not happen, and returns `false`.
     @discardableResult
-    public func wait(
+    package func wait(
         _ what: String, seconds: Double = 2,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> Bool {
@@ -31,7 +31,7 @@ public final class Signal: Sendable {
 
     /// Waits up to `seconds` and tells whether the event happened, recording nothing.
     /// Use it to check that something did *not* happen (yet).
-    public func happens(within seconds: Double) -> Bool {
+    package func happens(within seconds: Double) -> Bool {
         semaphore.wait(timeout: .now() + seconds) == .success
     }
 }
@@ -39,11 +39,11 @@ public final class Signal: Sendable {
 /// A Boolean that any thread may set and read: a test's own note ("a transform is running now").
 /// Relaxed, so it orders nothing: it adds no happens-before edge that could hide a race of the code
 /// under test from the Thread Sanitizer.
-public final class Flag: Sendable {
+package final class Flag: Sendable {
     private let flag = Atomic<Bool>(false)
 
-    public init() {}
+    package init() {}
 
-    public var value: Bool { flag.load(ordering: .relaxed) }
-    public func set(_ value: Bool) { flag.store(value, ordering: .relaxed) }
+    package var value: Bool { flag.load(ordering: .relaxed) }
+    package func set(_ value: Bool) { flag.store(value, ordering: .relaxed) }
 }

@@ -14,7 +14,7 @@ import Synchronization
 ///
 /// It gives up waiting (for good) after a second, or once ``stop()`` is called, so that a thread stuck
 /// in learner code cannot make the others spin for ever; the caller's own bound then reports it.
-public final class SpinBarrier: Sendable {
+package final class SpinBarrier: Sendable {
     private let parties: Int
     private let arrivals = Atomic<Int>(0)
     private let awake = Atomic<Int>(0)
@@ -22,7 +22,7 @@ public final class SpinBarrier: Sendable {
     private let halted = Atomic<Bool>(false)
 
     /// A barrier for `parties` threads.
-    public init(parties: Int) {
+    package init(parties: Int) {
         self.parties = parties
     }
 
@@ -33,7 +33,7 @@ public final class SpinBarrier: Sendable {
     /// tens of microseconds after the last one arrived and left. So all meet a second time, each
     /// spinning without a pause for a short while: every party has just been running, and the last
     /// to arrive finds the others spinning and leaving with it.
-    public func arriveAndWait(round: Int) {
+    package func arriveAndWait(round: Int) {
         let target = parties * (round + 1)
         meet(arrivals, target: target, hardSpin: nil)
         meet(awake, target: target, hardSpin: .microseconds(200))
@@ -63,34 +63,34 @@ public final class SpinBarrier: Sendable {
     }
 
     /// Asks the threads to skip the rounds that are left (see ``stopped``), and to stop waiting.
-    public func stop() {
+    package func stop() {
         halted.store(true, ordering: .relaxed)
         gaveUp.store(true, ordering: .relaxed)
     }
 
     /// Whether ``stop()`` was called.
-    public var stopped: Bool { halted.load(ordering: .relaxed) }
+    package var stopped: Bool { halted.load(ordering: .relaxed) }
 }
 
 /// When a thread passed a point, written by that thread and read by another without ordering the
 /// two (a relaxed atomic): to tell afterwards whether two threads let go together really left
 /// together, or one of them waited for a processor.
-public final class TimeMark: Sendable {
+package final class TimeMark: Sendable {
     private let uptime = Atomic<UInt64>(0)
 
-    public init() {}
+    package init() {}
 
     /// Records the present moment.
-    public func mark() { uptime.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed) }
+    package func mark() { uptime.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed) }
 
     /// Nanoseconds from `other`'s moment to this one (negative when this one came first).
-    public func nanoseconds(from other: TimeMark) -> Int {
+    package func nanoseconds(from other: TimeMark) -> Int {
         Int(truncatingIfNeeded: uptime.load(ordering: .relaxed) &- other.uptime.load(ordering: .relaxed))
     }
 
     /// Whether every mark is within a microsecond of the first: threads that began a round that
     /// close together really met in it (Exercises/MEASUREMENTS.md, M20).
-    public static func together(_ marks: [TimeMark]) -> Bool {
+    package static func together(_ marks: [TimeMark]) -> Bool {
         marks.allSatisfy { $0.nanoseconds(from: marks[0]).magnitude < 1_000 }
     }
 }
@@ -100,17 +100,17 @@ public final class TimeMark: Sendable {
 /// order everything before the hand-off before everything after it, and TSan would then have
 /// nothing to report; relaxed atomics give it no happens-before edge (measured on Linux x86-64,
 /// Swift 6.3.1).
-public final class UnorderedHandOff: Sendable {
+package final class UnorderedHandOff: Sendable {
     private let done = Atomic<Bool>(false)
 
-    public init() {}
+    package init() {}
 
     /// Says that this thread's part is done.
-    public func mark() { done.store(true, ordering: .relaxed) }
+    package func mark() { done.store(true, ordering: .relaxed) }
 
     /// Waits until ``mark()`` was called, at most `seconds`; `false` when the time ran out.
     @discardableResult
-    public func wait(seconds: Double) -> Bool {
+    package func wait(seconds: Double) -> Bool {
         spinWait(seconds: seconds) { done.load(ordering: .relaxed) }
     }
 }
@@ -121,7 +121,7 @@ public final class UnorderedHandOff: Sendable {
 /// threads that only yield keep a busy 2-core machine's other threads from running (two near
 /// misses whose tests passed turns by yielding alone ran out of their bounds while four test
 /// processes ran: Exercises/MEASUREMENTS.md, M18). `false` if the time ran out.
-public func spinWait(seconds: Double, until condition: () -> Bool) -> Bool {
+package func spinWait(seconds: Double, until condition: () -> Bool) -> Bool {
     let deadline = DispatchTime.now() + seconds
     var looks = 0
     while !condition() {

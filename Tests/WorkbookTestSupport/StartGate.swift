@@ -12,7 +12,7 @@ import Testing
 /// finish within `seconds` (cut short once the test's suite has timed out, see ``AfterATimeOut``) —
 /// learner code that blocks forever turns into a clear failure instead of a hung test run.
 @discardableResult
-public func runConcurrently(
+package func runConcurrently(
     threads: Int = 4,
     iterations: Int = 1_000,
     _ what: String,
@@ -33,7 +33,7 @@ public func runConcurrently(
 /// ``runConcurrently(threads:iterations:_:seconds:sourceLocation:_:)`` without recording anything,
 /// for exit tests' children, which report through the sentence they return: tells whether the
 /// gated threads all finished within `seconds`.
-public func gatedThreads(
+package func gatedThreads(
     threads: Int = 4, iterations: Int, seconds: Double = 5,
     _ body: @escaping @Sendable (_ thread: Int, _ iteration: Int) -> Void
 ) -> Bool {
@@ -70,13 +70,13 @@ func gatedWait(
 }
 
 /// Starts `body` on a new thread and returns at once.
-public func startThread(_ body: @escaping @Sendable () -> Void) {
+package func startThread(_ body: @escaping @Sendable () -> Void) {
     let thread = Thread(block: body)
     thread.stackSize = 1 << 20
     thread.start()
 }
 
 /// "2 s", "0.5 s": a bound, as the failure messages say it.
-public func formatSeconds(_ seconds: Double) -> String {
+package func formatSeconds(_ seconds: Double) -> String {
     seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
 }

@@ -11,7 +11,7 @@ import WorkbookWire
 /// Every issue a chapter suite records goes through here (``verify(_:_:sourceLocation:)``,
 /// ``recordTimeout(_:sourceLocation:)``, ``recordCrash(_:sourceLocation:)``, ``judgeChild(_:_:ifItCrashed:ifItHung:sourceLocation:)``
 /// and the race trait), so that the summary knows which test failed and why.
-public func recordIssue(_ comment: Comment, sourceLocation: SourceLocation = #_sourceLocation) {
+package func recordIssue(_ comment: Comment, sourceLocation: SourceLocation = #_sourceLocation) {
     ExerciseSummary.shared.failed(comment.rawValue)
     Issue.record(comment, sourceLocation: sourceLocation)
 }

@@ -4,46 +4,46 @@ import Foundation
 ///
 /// Uses `NSLock`, which the Thread Sanitizer understands on every platform, so the test's own
 /// bookkeeping never shows up in a report about the learner's code.
-public final class Tally<Element>: @unchecked Sendable {
+package final class Tally<Element>: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [Element] = []
 
-    public init() {}
+    package init() {}
 
-    public func append(_ item: Element) {
+    package func append(_ item: Element) {
         lock.lock(); defer { lock.unlock() }
         items.append(item)
     }
 
-    public var all: [Element] {
+    package var all: [Element] {
         lock.lock(); defer { lock.unlock() }
         return items
     }
 
-    public var count: Int { all.count }
+    package var count: Int { all.count }
 }
 
 /// Counts how many callers are inside a region at once, and the most there ever were.
-public final class ConcurrencyMeter: @unchecked Sendable {
+package final class ConcurrencyMeter: @unchecked Sendable {
     private let lock = NSLock()
     private var current = 0
     private var peak = 0
 
-    public init() {}
+    package init() {}
 
-    public func enter() {
+    package func enter() {
         lock.lock(); defer { lock.unlock() }
         current += 1
         peak = max(peak, current)
     }
 
-    public func leave() {
+    package func leave() {
         lock.lock(); defer { lock.unlock() }
         current -= 1
     }
 
     /// The largest number of callers that were inside at the same time.
-    public var maximum: Int {
+    package var maximum: Int {
         lock.lock(); defer { lock.unlock() }
         return peak
     }

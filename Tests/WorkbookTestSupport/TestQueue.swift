@@ -4,15 +4,15 @@ import Dispatch
 ///
 /// Linux test processes never drain `DispatchQueue.main`, so the exercises take the queue to
 /// deliver on as a parameter; tests pass one of these and check where completions ran.
-public final class TestQueue: Sendable {
-    public let queue: DispatchQueue
+package final class TestQueue: Sendable {
+    package let queue: DispatchQueue
     private let key = DispatchSpecificKey<Int>()
 
-    public init(label: String = "workbook.test-queue") {
+    package init(label: String = "workbook.test-queue") {
         queue = DispatchQueue(label: label)
         queue.setSpecific(key: key, value: 1)
     }
 
     /// `true` when called from a block running on ``queue``.
-    public var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == 1 }
+    package var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == 1 }
 }

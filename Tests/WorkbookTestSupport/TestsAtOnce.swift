@@ -45,9 +45,9 @@ actor TestsAtOnce {
 /// For the tests whose wrong answers show only when two calls really meet — two threads between
 /// the same two steps of the learner's code — which tests running beside them on the same cores
 /// make rarer (Exercises/MEASUREMENTS.md, M18).
-public struct RunsAlone: TestTrait {}
+package struct RunsAlone: TestTrait {}
 
 extension Trait where Self == RunsAlone {
     /// No other test of this process runs beside this one.
-    public static var runsAlone: RunsAlone { RunsAlone() }
+    package static var runsAlone: RunsAlone { RunsAlone() }
 }

@@ -6,20 +6,20 @@ import WorkbookWire
 /// "!(shownTooSoon → <not evaluated>)"), which a learner has to read past to reach the sentence;
 /// the sentences here say what was seen. Returns `condition`.
 @discardableResult
-public func verify(_ condition: Bool, _ comment: @autoclosure () -> Comment, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+package func verify(_ condition: Bool, _ comment: @autoclosure () -> Comment, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
     if !condition { recordIssue(comment(), sourceLocation: sourceLocation) }
     return condition
 }
 
 /// Records a hang-kind failure: a wait that did not end in time. From then on, the suite's waits
 /// are cut short (see ``AfterATimeOut``).
-public func recordTimeout(_ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+package func recordTimeout(_ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
     let again = AfterATimeOut.record()
     recordIssue(Comment(rawValue: "\(FailureMarker.timedOut) \(what)" + (again ? " \(AfterATimeOut.note)" : "")),
                  sourceLocation: sourceLocation)
 }
 
 /// Records a crash-kind failure: code that trapped in a child process.
-public func recordCrash(_ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+package func recordCrash(_ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
     recordIssue(Comment(rawValue: "\(FailureMarker.crashed) \(what)"), sourceLocation: sourceLocation)
 }
