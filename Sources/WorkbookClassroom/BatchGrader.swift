@@ -134,8 +134,8 @@ package struct BatchGrader: Sendable {
             let sandbox = Sandbox(folder: jobFolder, platform: platform)
             let command = try sandbox.command(
                 executable.path, ["check", "--classroom", "--json"],
-                environment: ["WORKBOOK_ROOT": package.path,
-                              "WORKBOOK_CHECK_SCRATCH": jobFolder.appendingPathComponent("build").path],
+                environment: [WorkbookEnvironment.Name.root: package.path,
+                              WorkbookEnvironment.Name.checkScratch: jobFolder.appendingPathComponent("build").path],
                 stdoutFile: results)
             let run = try ChildProcess.run(command.executable, command.arguments, timeLimit: timeLimit)
             if case .timedOut = run.termination {

@@ -31,8 +31,8 @@ extension ClassroomDrill {
         var points: [String: Int] = [:]
         for (_, exercise, worth) in assignment.exercises(in: copy) {
             let step = try ChildProcess.run(executable.path, ClassroomWorkflow.arguments(for: exercise.id),
-                                            environment: ["WORKBOOK_ROOT": clone.path, "NO_COLOR": "1",
-                                                          "WORKBOOK_CHECK_SCRATCH": workflow.appendingPathComponent("build").path],
+                                            environment: [WorkbookEnvironment.Name.root: clone.path, WorkbookEnvironment.Name.noColor: "1",
+                                                          WorkbookEnvironment.Name.checkScratch: workflow.appendingPathComponent("build").path],
                                             timeLimit: Double(ClassroomWorkflow.timeoutMinutes * 60))
             points[exercise.id] = step.termination == .exited(0) ? worth : 0
         }
@@ -60,7 +60,7 @@ extension ClassroomDrill {
         for file in [csv, html] { try? FileManager.default.removeItem(at: file) }
         let before = try Self.snapshot(workbook.root, leaving: [base])
         let grade = try ChildProcess.run(executable.path, ["grade", submissions.path, "--out", csv.path, "--html", html.path],
-                                         environment: ["WORKBOOK_ROOT": template.path, "NO_COLOR": "1"], timeLimit: 3_600)
+                                         environment: [WorkbookEnvironment.Name.root: template.path, WorkbookEnvironment.Name.noColor: "1"], timeLimit: 3_600)
         timings.append(String(format: "grade of 3 submissions %.0f s", grade.seconds))
         let book = (try? String(contentsOf: csv, encoding: .utf8)).flatMap { try? Gradebook(csv: $0) }
         func row(_ student: Student) -> Gradebook.Row? { book?.rows.first { $0.student == student.rawValue } }

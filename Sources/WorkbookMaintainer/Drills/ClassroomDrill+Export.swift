@@ -41,7 +41,7 @@ extension ClassroomDrill {
         try? fm.removeItem(at: clone)
         try copyStudent(to: clone)
         defer { try? fm.removeItem(at: clone) }
-        let look = try ChildProcess.run(executable.path, [], environment: ["WORKBOOK_ROOT": clone.path, "NO_COLOR": "1"], timeLimit: 120)
+        let look = try ChildProcess.run(executable.path, [], environment: [WorkbookEnvironment.Name.root: clone.path, WorkbookEnvironment.Name.noColor: "1"], timeLimit: 120)
         let lock = try WorkbookLock.read(root: template)
         let count = lock.assignment.points.count
         let listed = workbook.chapters.filter { look.output.contains("Chapter \($0.number) — ") }.map(\.number)

@@ -58,7 +58,7 @@ struct ClassroomDrill: Sendable {
         for item in rows(of: .teacher) { _ = try apply(item, in: teacher) }
         let export = try ChildProcess.run(
             executable.path, ["export", "--student", template.path, "--chapters", chapters.joined(separator: ",")],
-            environment: ["WORKBOOK_ROOT": teacher.path, "NO_COLOR": "1"], timeLimit: 600)
+            environment: [WorkbookEnvironment.Name.root: teacher.path, WorkbookEnvironment.Name.noColor: "1"], timeLimit: 600)
         var outcomes = try missing + exported(export, solved: rows(of: .teacher), assigned: assigned)
         let assignment = try WorkbookLock.read(root: template).assignment
         let copy = try Workbook(root: template)
@@ -90,8 +90,8 @@ struct ClassroomDrill: Sendable {
     private func adasOwnCheck(_ ada: Push, _ rows: [Item], timings: inout [String]) throws -> [FaultDrill.Outcome] {
         progress("Classroom drill: grading her push with check --classroom, as she would…")
         let check = try ChildProcess.run(executable.path, ["check", "--classroom", "--json"],
-                                         environment: ["WORKBOOK_ROOT": ada.folder.path, "NO_COLOR": "1",
-                                                       "WORKBOOK_CHECK_SCRATCH": base.appendingPathComponent("check-build").path],
+                                         environment: [WorkbookEnvironment.Name.root: ada.folder.path, WorkbookEnvironment.Name.noColor: "1",
+                                                       WorkbookEnvironment.Name.checkScratch: base.appendingPathComponent("check-build").path],
                                          timeLimit: 1_800)
         timings.append(String(format: "check --classroom %.0f s", check.seconds))
         let results = Self.json(in: check.output)
