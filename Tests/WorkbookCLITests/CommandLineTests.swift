@@ -148,6 +148,24 @@ struct CommandLineTests {
         #expect(CommandLine.run(["watch", "--interval", "abc"]) == 2)
     }
 
+    @Test("names: one exercise where one is needed (a chapter is said to be several), a chapter or an exercise's chapter for a lesson; each miss is bad input that lists what would do")
+    func names() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let workbook = try Workbook(root: root)
+        func refusal(_ body: () throws -> Any) -> WorkbookError? {
+            do { _ = try body(); return nil } catch { return error as? WorkbookError }
+        }
+        #expect(try workbook.exercise(named: "CountdownBlock.swift").exercise.id == "1.1")
+        let chapter = try #require(refusal { try workbook.exercise(named: "1") })
+        #expect(chapter.isBadInput && chapter.description == "'1' names 3 exercises, and this takes one of them: 1.1, 1.2, 1.3.")
+        let none = try #require(refusal { try workbook.exercise(named: "9.9") })
+        #expect(none.isBadInput && none.description.hasPrefix("There is no exercise called '9.9'. Try one of: 1.1, 1.2"))
+
+        #expect(try workbook.chapter(of: "Chapter2").number == 2 && workbook.chapter(of: "3.2").number == 3)
+        let lesson = try #require(refusal { try workbook.chapter(of: "7") })
+        #expect(lesson.isBadInput && lesson.description.hasPrefix("There is no chapter or exercise called '7'. Try one of: Chapter1, Chapter2"))
+    }
+
     @Test("a toolchain below the floor stops the commands that build, with one sentence; the others still run")
     func toolchainFloor() throws {
         let old = Toolchain(version: .init(6, 1))

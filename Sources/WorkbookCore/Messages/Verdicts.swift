@@ -154,6 +154,10 @@ package enum Says {
             "The chapter manifest \(path) cannot be read: \(reason)"
         case let .unknownName(name, known):
             "There is no chapter or exercise called '\(name)'. Try one of: \(known.joined(separator: ", "))."
+        case let .unknownExercise(name, known):
+            "There is no exercise called '\(name)'. Try one of: \(known.joined(separator: ", "))."
+        case let .severalExercises(name, exercises):
+            "'\(name)' names \(exercises.count) exercises, and this takes one of them: \(exercises.joined(separator: ", "))."
         case .notInWorkbook:
             "This is not inside the Dispatch Workbook (no Package.swift with an Exercises folder above the current directory)."
         case let .cannotStart(executable, reason):

@@ -105,13 +105,20 @@ package struct Workbook: Sendable {
         return picked
     }
 
-    /// The single exercise a name means.
+    /// The single exercise a name means. Throws, as bad input, when it means none, or several (a
+    /// chapter's), naming what it could be.
     package func exercise(named name: String) throws -> ExerciseRef {
         let found = match(name)
-        guard found.count == 1, let only = found.first else {
-            throw WorkbookError.unknownName(name, known: allExercises.map(\.exercise.id))
-        }
-        return only
+        if found.count == 1, let only = found.first { return only }
+        if found.isEmpty { throw WorkbookError.unknownExercise(name, known: allExercises.map(\.exercise.id)) }
+        throw WorkbookError.severalExercises(name, exercises: found.map(\.exercise.id))
+    }
+
+    /// The chapter a name means, or the chapter of the exercise it means (`lesson 1`, `lesson 1.2`).
+    package func chapter(of name: String) throws -> Chapter {
+        if let chapter = chapter(named: name) { return chapter }
+        guard let found = match(name).first else { throw WorkbookError.unknownName(name, known: knownNames) }
+        return found.chapter
     }
 
     /// The chapter a name means (`1`, `Chapter1`, `Chapter1Latch`).

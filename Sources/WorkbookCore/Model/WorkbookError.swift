@@ -4,7 +4,12 @@ import Foundation
 /// catalog (``Says``).
 package enum WorkbookError: Error, CustomStringConvertible, Sendable {
     case badManifest(path: String, reason: String)
+    /// A name that means no chapter and no exercise; `known`, every chapter's and exercise's.
     case unknownName(String, known: [String])
+    /// A name, where one exercise is needed, that means none; `known`, every exercise's id.
+    case unknownExercise(String, known: [String])
+    /// A name, where one exercise is needed, that means several (a chapter's): their ids.
+    case severalExercises(String, exercises: [String])
     case notInWorkbook
     /// A program the workbook runs (swift, git, gdb) could not be started.
     case cannotStart(executable: String, reason: String)
@@ -32,8 +37,10 @@ package enum WorkbookError: Error, CustomStringConvertible, Sendable {
     /// `true` when the user asked for something that does not exist (exit status 2, like any bad
     /// input), rather than the workbook failing at its work.
     package var isBadInput: Bool {
-        if case .unknownName = self { return true }
-        return false
+        switch self {
+        case .unknownName, .unknownExercise, .severalExercises: true
+        default: false
+        }
     }
 
     package var description: String { Says.problem(self) }

@@ -59,7 +59,7 @@ extension Command {
         flags: NoFlags.self,
         run: { arguments in
             let workbook = try currentWorkbook()
-            let chapter = try workbook.chapter(named: arguments.only) ?? workbook.exercise(named: arguments.only).chapter
+            let chapter = try workbook.chapter(of: arguments.only)
             try Terminal.page(workbook.lessonFile(chapter))
             return 0
         })
