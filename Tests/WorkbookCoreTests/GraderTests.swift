@@ -61,8 +61,8 @@ struct GraderTests {
         func event(_ kind: String, _ id: String, at seconds: Double) -> String {
             #"{"kind":"event","payload":{"instant":{"absolute":\#(seconds),"since1970":0},"kind":"\#(kind)","testID":"\#(id)","messages":[]},"version":"6.3.0"}"#
         }
-        let first = SuiteID(Fixture.items("1.1")[0].chapter, Fixture.items("1.1")[0].exercise).name
-        let second = SuiteID(Fixture.items("1.2")[0].chapter, Fixture.items("1.2")[0].exercise).name
+        let items = Fixture.items("1.1", "1.2")
+        let (first, second) = (SuiteID(items[0].chapter, items[0].exercise).name, SuiteID(items[1].chapter, items[1].exercise).name)
         let lines = [
             event("runStarted", "", at: 99),
             event("testStarted", first, at: 100), event("testStarted", second, at: 100.5),
@@ -74,7 +74,7 @@ struct GraderTests {
         ]
         let events = EventStream(jsonLines: lines.joined(separator: "\n"))
         let run = RunArtifacts(events: events, reports: [], termination: .exited(0), output: "", seconds: 30)
-        let verdicts = Grader(sources: .solutions).grade(Fixture.items("1.1", "1.2"), run).verdicts
+        let verdicts = Grader(sources: .solutions).grade(items, run).verdicts
         #expect(verdicts.map(\.seconds) == [2.25, 6.0])
 
         // A suite that never ended ran until the stream's last event; one that never started, unknown.
