@@ -170,19 +170,38 @@ struct Exercise2_4Tests {
 // from inside the other's function; and every pair of operations at the same moment.
 extension Exercise2_4Tests {
     static let operations = ["waitForAll", "callback"]
+    /// How many calls `deadlineEdges` makes with the deadline gone and every callback made.
+    static let callsPastTheDeadline = 1_000
 
     @Test("every edge of the deadline: past, now, soon, far, never", arguments: DeadlineEdge.allCases)
     func deadlineEdges(edge: DeadlineEdge) {
         // Every function has called back already: true, at once, whatever the deadline.
         let ready = WaitCall([fakeWork(.synchronous), fakeWork(.synchronous)], timeout: edge.time)
         guard ready.returned.wait("waitForAll with \(edge.testDescription), whose 2 functions had both called back, did not return within 2 s") else { return }
-        // (At a deadline already passed, an answer whose wait hears of the last callback through
-        // a notify block may not have heard yet: only later deadlines demand true.)
-        verify(edge == .past || edge == .now || ready.results == [true], """
+        verify(ready.results == [true], """
             with \(edge.testDescription), waitForAll returned \(ready.results) although every function had \
             called back before it returned: it must return true — the deadline matters only while a \
             callback is still owed
             """)
+        if edge == .past || edge == .now {
+            // With the deadline gone, an answer that hears of the last callback only through a block
+            // it sends to a queue (a notify block) races that block against its own wait, and answers
+            // false only when the wait looks first: under TSan on Linux (2 cores), from none of 200
+            // calls to 42 of 1 000, run to run (Exercises/MEASUREMENTS.md, M25). So ask many times;
+            // the corpus leaves that answer out all the same: no number of calls catches it every run.
+            let bound = AfterATimeOut.bound(5)
+            guard let falseAnswers = within(bound, {
+                (0..<Self.callsPastTheDeadline).filter { _ in !waitForAll([fakeWork(.synchronous), fakeWork(.synchronous)], timeout: edge.time) }.count
+            }) else {
+                recordTimeout("\(Self.callsPastTheDeadline) calls of waitForAll with \(edge.testDescription), whose functions had all called back, did not return within \(formatSeconds(bound))")
+                return
+            }
+            verify(falseAnswers == 0, """
+                with \(edge.testDescription), \(falseAnswers) of \(Self.callsPastTheDeadline) calls of waitForAll returned false although \
+                every function had called back before it returned: it must return true — the deadline \
+                matters only while a callback is still owed
+                """)
+        }
 
         if edge.expires {
             // One function never calls back: false, by the deadline.
