@@ -178,11 +178,8 @@ extension Exercise2_4Tests {
         // Every function has called back already: true, at once, whatever the deadline.
         let ready = WaitCall([fakeWork(.synchronous), fakeWork(.synchronous)], timeout: edge.time)
         guard ready.returned.wait("waitForAll with \(edge.testDescription), whose 2 functions had both called back, did not return within 2 s") else { return }
-        verify(ready.results == [true], """
-            with \(edge.testDescription), waitForAll returned \(ready.results) although every function had \
-            called back before it returned: it must return true — the deadline matters only while a \
-            callback is still owed
-            """)
+        let mustBeTrue = "every function had called back before it returned: it must return true — the deadline matters only while a callback is still owed"
+        verify(ready.results == [true], "with \(edge.testDescription), waitForAll returned \(ready.results) although \(mustBeTrue)")
         if edge == .past || edge == .now {
             // With the deadline gone, an answer that hears of the last callback only through a block
             // it sends to a queue (a notify block) races that block against its own wait, and answers
@@ -196,11 +193,7 @@ extension Exercise2_4Tests {
                 recordTimeout("\(Self.callsPastTheDeadline) calls of waitForAll with \(edge.testDescription), whose functions had all called back, did not return within \(formatSeconds(bound))")
                 return
             }
-            verify(falseAnswers == 0, """
-                with \(edge.testDescription), \(falseAnswers) of \(Self.callsPastTheDeadline) calls of waitForAll returned false although \
-                every function had called back before it returned: it must return true — the deadline \
-                matters only while a callback is still owed
-                """)
+            verify(falseAnswers == 0, "with \(edge.testDescription), \(falseAnswers) of \(Self.callsPastTheDeadline) calls of waitForAll returned false although \(mustBeTrue)")
         }
 
         if edge.expires {
